@@ -1,0 +1,42 @@
+"""Dreamblade: the rules engine (pure, no I/O).
+
+    from table.dreamblade import Game, Board, Catalog, apply, legal_actions
+    game = Game(Board.standard(), Catalog.builtin(), {"p1": [...], "p2": [...]})
+    state = game.new_state()
+    state, events = apply(state, Initiative(5, 3))
+"""
+
+from . import actions
+from .actions import (
+    AssignBlade,
+    AssignDamage,
+    Attack,
+    ChooseOutcome,
+    Combat,
+    Deathblow,
+    DeclineDeathblow,
+    EndPhase,
+    Initiative,
+    Move,
+    Place,
+    Roll,
+    Shift,
+    Spawn,
+)
+from .board import PLAYERS, Board, MapError, other
+from .catalog import Aspect, Catalog, CatalogError, Kind, MiniatureDef
+from .engine import apply, is_legal, legal_actions, whose_decision
+from .errors import Code, IllegalActionError, InvalidActionError, RulesError, SetupError
+from .events import Event
+from .game import Game, check_warband
+from .state import Phase, State, Step, Zone
+from .validity import Status, is_valid, status
+
+__all__ = [
+    "PLAYERS", "AssignBlade", "AssignDamage", "Attack", "Board", "Catalog", "CatalogError",
+    "ChooseOutcome", "Code", "Combat", "Deathblow", "DeclineDeathblow", "EndPhase", "Event",
+    "Game", "IllegalActionError", "Initiative", "InvalidActionError", "Kind", "MapError",
+    "MiniatureDef", "Move", "Phase", "Place", "Roll", "RulesError", "SetupError", "Shift",
+    "Spawn", "State", "Status", "Step", "Zone", "actions", "apply", "check_warband",
+    "is_legal", "is_valid", "legal_actions", "other", "status", "whose_decision", "Aspect",
+]

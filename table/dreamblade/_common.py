@@ -1,0 +1,48 @@
+"""Small helpers shared by the rule modules: resolving names, phase guards."""
+
+from __future__ import annotations
+
+from .errors import Code, IllegalActionError, InvalidActionError
+from .state import Phase, State
+
+_NO_PHASE_ACTIONS = {Phase.GAME_OVER: "the game is over"}
+
+
+def gid(s: State, ref: object) -> int:
+    """The gid of a miniature reference; ``unknown_mini`` if it is not in this game."""
+    try:
+        return s.game.by_ref[ref]  # type: ignore[index]
+    except (KeyError, TypeError):
+        raise InvalidActionError(Code.UNKNOWN_MINI, f"no miniature {ref!r} in this game") \
+            from None
+
+
+def cell(s: State, name: object) -> int:
+    """The index of a cell name; ``unknown_cell`` if the map has no such cell."""
+    try:
+        return s.game.board.index(name)  # type: ignore[arg-type]
+    except (KeyError, TypeError):
+        raise InvalidActionError(Code.UNKNOWN_CELL, f"no cell {name!r} on this map") from None
+
+
+def require_phase(s: State, phase: Phase, player: str | None, what: str) -> None:
+    """Guard: the game is in ``phase`` and (if given) it is ``player``'s phase."""
+    if s.phase is Phase.GAME_OVER:
+        raise IllegalActionError(Code.GAME_OVER, f"cannot {what}: the game is over")
+    if s.phase is not phase:
+        raise IllegalActionError(Code.WRONG_PHASE,
+                                 f"cannot {what} during the {s.phase.value} phase")
+    if player is not None and s.active != player:
+        raise IllegalActionError(Code.NOT_YOUR_PHASE,
+                                 f"cannot {what}: it is {s.active}'s {s.phase.value} phase, "
+                                 f"not {player}'s")
+
+
+def require_own(s: State, g: int, player: str) -> None:
+    m = s.game.minis[g]
+    if m.player != player:
+        raise IllegalActionError(Code.NOT_YOUR_MINI, f"{m.ref} belongs to {m.player}, not {player}")
+
+
+def name_of(s: State, c: int) -> str:
+    return s.game.board.cell_names[c]

@@ -1,0 +1,515 @@
+"""Strike: one combat per contested cell, step by step.
+
+    Attack -> ROLL -> BLADES -> DAMAGE -> OUTCOME -> (DEATHBLOW -> ROLL -> DAMAGE ->
+    OUTCOME) -> PLACE -> combat over
+
+Each step waits for one kind of action; steps with nothing to decide are skipped. Damage
+stays on a creature until the end of the phase, so thresholds are checked against all
+the damage it has taken this phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from . import actions as A
+from . import stats
+from ._common import cell, gid, name_of, require_own, require_phase
+from .abilities import BladeCost
+from .board import other, player_index
+from .errors import Code, IllegalActionError, InvalidActionError
+from .events import Event
+from .state import Attack, Combat, Mode, Phase, State, Step, Zone
+
+# Blade abilities whose whole effect is a change of this combat's damage.
+_DAMAGE_BLADES = {"Crit": 1, "Fumble": -1}
+
+
+# -- starting a combat -------------------------------------------------------------------
+def check_attack(s: State, a: A.Attack) -> tuple[int, tuple[int, ...]]:
+    require_phase(s, Phase.ACTION, a.player, "strike")
+    if s.combat is not None:
+        raise IllegalActionError(Code.COMBAT_IN_PROGRESS,
+                                 f"the combat in {name_of(s, s.combat.cell)} is not finished")
+    if s.mode is Mode.SHIFT:
+        raise IllegalActionError(Code.ALREADY_SHIFTED,
+                                 f"{a.player} shifted this action phase and cannot also strike")
+    c = cell(s, a.cell)
+    if c in s.fought:
+        raise IllegalActionError(Code.CELL_ALREADY_FOUGHT,
+                                 f"{a.cell} already had its combat this action phase")
+    if not a.attackers:
+        raise IllegalActionError(Code.NO_ATTACKERS, "a combat needs at least one attacker")
+    gids: list[int] = []
+    for ref in a.attackers:
+        g = gid(s, ref)
+        require_own(s, g, a.player)
+        if g in gids:
+            raise InvalidActionError(Code.DUPLICATE_MINI, f"{ref} is listed twice")
+        if s.zone[g] is not Zone.DREAMSCAPE:
+            raise IllegalActionError(Code.NOT_IN_DREAMSCAPE,
+                                     f"{ref} is in the {s.zone[g].value}, not in the dreamscape")
+        if not s.game.minis[g].d.is_creature:
+            raise IllegalActionError(Code.NOT_A_CREATURE, f"{ref} is a location and cannot attack")
+        if s.cell[g] != c:
+            raise IllegalActionError(Code.NOT_IN_CELL,
+                                     f"{ref} is in {name_of(s, s.cell[g])}, not in {a.cell}")
+        gids.append(g)
+    if not s.is_contested(c):
+        raise IllegalActionError(Code.NOT_ENGAGED,
+                                 f"no enemy creature in {a.cell}: the attackers are not engaged")
+    return c, tuple(gids)
+
+
+def apply_attack(s: State, a: A.Attack, ev: list[Event]) -> None:
+    c, gids = check_attack(s, a)
+    s.mode = Mode.STRIKE
+    dice = sum(stats.power(s, g) for g in gids)
+    s.combat = Combat(cell=c, player=a.player, step=Step.ROLL,
+                      attack=Attack(player=a.player, attackers=gids, dice=dice))
+    ev.append(Event("combat", {"cell": a.cell, "attackers": list(a.attackers), "dice": dice}))
+    if dice == 0:
+        _after_roll(s, ev)
+
+
+# -- guards for the steps ---------------------------------------------------------------
+def _combat(s: State, player: str, steps: tuple[Step, ...], what: str) -> Combat:
+    if s.phase is Phase.GAME_OVER:
+        raise IllegalActionError(Code.GAME_OVER, f"cannot {what}: the game is over")
+    c = s.combat
+    if c is None:
+        raise IllegalActionError(Code.NO_COMBAT, f"cannot {what}: no combat is under way")
+    if c.step not in steps:
+        raise IllegalActionError(Code.WRONG_STEP,
+                                 f"cannot {what}: the combat in {name_of(s, c.cell)} waits for "
+                                 f"{c.step.value}")
+    if player != c.attack.player:
+        raise IllegalActionError(Code.NOT_YOUR_PHASE,
+                                 f"cannot {what}: {c.attack.player} decides this step, "
+                                 f"not {player}")
+    return c
+
+
+# -- dice -----------------------------------------------------------------------------------
+def _check_faces(faces: tuple[object, ...]) -> None:
+    for f in faces:
+        if isinstance(f, bool) or f not in A.ATTACK_FACES:
+            raise InvalidActionError(Code.BAD_DIE_FACE,
+                                     f"an attack die shows 1, 2, 3, miss or blade, not {f!r}")
+
+
+def apply_roll(s: State, a: A.Roll, ev: list[Event]) -> None:
+    c = _combat(s, a.player, (Step.ROLL, Step.DEATHBLOW), "roll attack dice")
+    _check_faces(a.faces)
+    att = c.attack
+    if len(att.roll) + len(a.faces) > att.dice:
+        raise IllegalActionError(Code.WRONG_DICE_COUNT,
+                                 f"this attack rolls {att.dice} dice; {len(att.roll)} already "
+                                 f"rolled, {len(a.faces)} more given")
+    att.roll = (*att.roll, *a.faces)
+    c.step = Step.ROLL
+    if len(att.roll) == att.dice:
+        ev.append(Event("rolled", {"player": a.player, "faces": list(att.roll),
+                                   "deathblow": att.player != c.player}))
+        _after_roll(s, ev)
+
+
+def _after_roll(s: State, ev: list[Event]) -> None:
+    c = s.combat
+    assert c is not None
+    att = c.attack
+    # Special attacks (deathblows included) treat blades as misses.
+    att.blades_left = 0 if att.special else sum(1 for f in att.roll if f == "blade")
+    if att.blades_left and _blade_options(s):
+        c.step = Step.BLADES
+    else:
+        att.blades_left = 0
+        _start_damage(s, ev)
+
+
+# -- blades ---------------------------------------------------------------------------------
+def _blade_sources(s: State) -> list[int]:
+    """Attackers, plus the striking player's location in the cell (regular attacks only)."""
+    c = s.combat
+    assert c is not None
+    att = c.attack
+    sources = list(att.attackers)
+    if not att.special:
+        loc = s.location_in(c.cell)
+        if loc is not None and s.game.minis[loc].player == att.player:
+            sources.append(loc)
+    return sources
+
+
+def _blade_options(s: State) -> list[tuple[int, str, int]]:
+    """(gid, ability name, blades it takes) for each blade ability that can take blades now."""
+    c = s.combat
+    assert c is not None
+    att = c.attack
+    out = []
+    for g in _blade_sources(s):
+        for ab in s.game.minis[g].d.abilities:
+            cost = ab.activation.blade
+            if cost is None:
+                continue
+            need = cost.blades_per_activation
+            used = sum(1 for x in att.blades if x == (g, ab.name))
+            if att.blades_left >= need and (cost.repeatable or used == 0):
+                out.append((g, ab.name, need))
+    return out
+
+
+def apply_assign_blade(s: State, a: A.AssignBlade, ev: list[Event]) -> None:
+    c = _combat(s, a.player, (Step.BLADES,), "assign a blade")
+    g = gid(s, a.mini)
+    option = next((o for o in _blade_options(s) if o[0] == g and o[1] == a.ability), None)
+    if option is None:
+        raise IllegalActionError(Code.INVALID_BLADE,
+                                 f"{a.mini} has no blade ability {a.ability!r} that can take a "
+                                 f"blade now ({c.attack.blades_left} blade(s) left)")
+    att = c.attack
+    att.blades_left -= option[2]
+    att.blades = (*att.blades, (g, a.ability))
+    ab = s.game.minis[g].d.ability(a.ability)
+    assert ab is not None
+    if a.ability in _DAMAGE_BLADES:
+        att.bonus += _DAMAGE_BLADES[a.ability] * (ab.number or 0)
+        ev.append(Event("blade", {"mini": a.mini, "ability": str(ab), "resolved": True}))
+    else:
+        # The assignment machinery is complete; this ability's effect is not applied by
+        # the engine yet (see docs/rules/abilities.md), and the event says so.
+        ev.append(Event("blade", {"mini": a.mini, "ability": str(ab), "resolved": False}))
+    if att.blades_left == 0 or not _blade_options(s):
+        att.blades_left = 0
+        _start_damage(s, ev)
+
+
+# -- damage ---------------------------------------------------------------------------------
+def targets(s: State) -> list[int]:
+    """Local enemy creatures of the attacking side."""
+    c = s.combat
+    assert c is not None
+    return s.creatures_in(c.cell, 1 - player_index(c.attack.player))
+
+
+def _start_damage(s: State, ev: list[Event]) -> None:
+    c = s.combat
+    assert c is not None
+    att = c.attack
+    # The minimum applies to the total after every modifier (Crit, Fumble...).
+    att.damage_total = max(0, att.dice_damage + att.bonus)
+    att.damage_left = att.damage_total if targets(s) else 0
+    if att.damage_left:
+        c.step = Step.DAMAGE
+    else:
+        _check_thresholds(s, ev)
+
+
+def apply_assign_damage(s: State, a: A.AssignDamage, ev: list[Event]) -> None:
+    c = _combat(s, a.player, (Step.DAMAGE,), "assign damage")
+    t = gid(s, a.target)
+    if t not in targets(s):
+        raise IllegalActionError(Code.INVALID_TARGET,
+                                 f"{a.target} is not an enemy creature in {name_of(s, c.cell)}")
+    att = c.attack
+    if isinstance(a.amount, bool) or not isinstance(a.amount, int) or \
+            not 1 <= a.amount <= att.damage_left:
+        raise IllegalActionError(Code.DAMAGE_MISMATCH,
+                                 f"{a.amount!r} damage to {a.target}: {att.damage_left} of "
+                                 f"{att.damage_total} damage left to assign")
+    s.damage[t] += a.amount
+    att.damage_left -= a.amount
+    if t not in att.damaged:
+        att.damaged = (*att.damaged, t)
+    ev.append(Event("damage", {"target": a.target, "amount": a.amount,
+                               "total": s.damage[t]}))
+    if att.damage_left == 0:
+        _check_thresholds(s, ev)
+
+
+# -- disrupt or destroy ------------------------------------------------------------------------
+def _thresholds(s: State) -> tuple[list[int], list[int], list[int]]:
+    """(disrupt only, destroy only, both) among the enemies of the current attack."""
+    dis, des, both = [], [], []
+    for t in targets(s):
+        d = s.damage[t]
+        if d <= 0:
+            continue
+        a, b = d >= stats.defense(s, t), d >= stats.life(s, t)
+        if a and b:
+            both.append(t)
+        elif a:
+            dis.append(t)
+        elif b:
+            des.append(t)
+    return dis, des, both
+
+
+def _check_thresholds(s: State, ev: list[Event]) -> None:
+    c = s.combat
+    assert c is not None
+    both = _thresholds(s)[2]
+    chosen = {g for g, _ in c.choices}
+    c.pending_outcome = tuple(g for g in both if g not in chosen)
+    if c.pending_outcome:
+        c.step = Step.OUTCOME
+    else:
+        _settle(s, ev)
+
+
+def apply_choose_outcome(s: State, a: A.ChooseOutcome, ev: list[Event]) -> None:
+    c = _combat(s, a.player, (Step.OUTCOME,), "choose disrupt or destroy")
+    t = gid(s, a.target)
+    if t not in c.pending_outcome:
+        raise IllegalActionError(Code.INVALID_OUTCOME,
+                                 f"{a.target} has no choice to make: its damage does not reach "
+                                 "both its defense and its life")
+    if a.outcome not in A.OUTCOMES:
+        raise InvalidActionError(Code.INVALID_OUTCOME,
+                                 f"outcome must be 'disrupt' or 'destroy', not {a.outcome!r}")
+    c.choices = (*c.choices, (t, a.outcome))
+    c.pending_outcome = tuple(g for g in c.pending_outcome if g != t)
+    if not c.pending_outcome:
+        _settle(s, ev)
+
+
+def _settle(s: State, ev: list[Event]) -> None:
+    """End of an attack: disrupt and destroy, then deathblows or placements."""
+    c = s.combat
+    assert c is not None
+    att = c.attack
+    dis, des, both = _thresholds(s)
+    choice = dict(c.choices)
+    for g in both:
+        (des if choice.get(g, "destroy") == "destroy" else dis).append(g)
+    refs = s.game.ref
+    for g in sorted(dis):
+        s.damage[g] = 0  # disrupting clears all damage
+        c.to_place = (*c.to_place, (g, att.player))
+        ev.append(Event("disrupted", {"mini": refs(g), "by": att.player}))
+    deathblow = att.player != c.player
+    destroyed = sorted(des)
+    for g in destroyed:
+        ev.append(Event("destroyed", {"mini": refs(g), "by": att.player}))
+    c.choices, c.pending_outcome = (), ()
+    if not deathblow and destroyed and c.player == s.first_player:
+        # The second player's creatures destroyed in the first player's action phase
+        # strike back before they leave; blades count as misses.
+        defender = other(c.player)
+        dice = sum(stats.power(s, g) for g in destroyed)
+        c.to_graveyard = tuple((g, att.player) for g in destroyed)
+        if dice > 0 and s.creatures_in(c.cell, player_index(c.player)):
+            c.deathblow_from = tuple(destroyed)
+            c.attack = Attack(player=defender, attackers=tuple(destroyed), dice=dice,
+                              special=True)
+            c.step = Step.DEATHBLOW
+            ev.append(Event("deathblow_available", {"player": defender,
+                                                    "minis": [refs(g) for g in destroyed],
+                                                    "dice": dice}))
+            return
+    else:
+        c.to_graveyard = (*c.to_graveyard, *((g, att.player) for g in destroyed))
+    _bury(s, ev)
+
+
+def apply_decline_deathblow(s: State, a: A.DeclineDeathblow, ev: list[Event]) -> None:
+    _combat(s, a.player, (Step.DEATHBLOW,), "decline the deathblow")
+    ev.append(Event("deathblow_declined", {"player": a.player}))
+    _bury(s, ev)
+
+
+def destroy(s: State, g: int, by: str | None, ev: list[Event] | None = None) -> None:
+    """Put a miniature in its owner's graveyard as *destroyed* by ``by``.
+
+    The destroyer scores a conquest point if it is the opponent; the owner gets 2 bonus
+    spawn points either way (sacrifice and banish use other functions: no points).
+    """
+    m = s.game.minis[g]
+    s.zone[g], s.cell[g], s.damage[g] = Zone.GRAVEYARD, -1, 0
+    if by is not None and by != m.player:
+        s.kills[player_index(by)] += 1
+    s.bonus_points[m.pidx] += 2
+
+
+def _bury(s: State, ev: list[Event]) -> None:
+    c = s.combat
+    assert c is not None
+    for g, by in c.to_graveyard:
+        destroy(s, g, by)
+    c.to_graveyard = ()
+    _next_placement(s, ev)
+
+
+# -- placing disrupted creatures ------------------------------------------------------------------
+def placement_cells(s: State, placer: str) -> list[int]:
+    """Empty cells (no miniature at all), never the placing player's own portal."""
+    occupied = {c for c in s.cell if c >= 0}
+    portal = s.game.board.portal(placer)
+    return [c for c in range(s.game.board.size) if c not in occupied and c != portal]
+
+
+def _next_placement(s: State, ev: list[Event]) -> None:
+    c = s.combat
+    assert c is not None
+    while c.to_place:
+        g, placer = c.to_place[0]
+        if placement_cells(s, placer):
+            c.step = Step.PLACE
+            c.attack.player = placer  # who decides this step
+            return
+        # Nowhere to go: a disrupted creature with no empty cell is destroyed.
+        destroy(s, g, placer)
+        ev.append(Event("destroyed", {"mini": s.game.ref(g), "by": placer,
+                                      "reason": "no empty cell for a disrupted creature"}))
+        c.to_place = c.to_place[1:]
+    s.fought = s.fought | {c.cell}
+    s.combat = None
+    ev.append(Event("combat_end", {"cell": name_of(s, c.cell)}))
+
+
+def apply_place(s: State, a: A.Place, ev: list[Event]) -> None:
+    c = _combat(s, a.player, (Step.PLACE,), "place a disrupted creature")
+    t = gid(s, a.target)
+    entry = next((e for e in c.to_place if e[0] == t), None)
+    if entry is None or entry[1] != a.player:
+        raise IllegalActionError(Code.INVALID_PLACEMENT,
+                                 f"{a.target} is not a creature {a.player} disrupted and must "
+                                 "place")
+    dest = cell(s, a.cell)
+    if dest not in placement_cells(s, a.player):
+        why = ("is the disrupting player's own portal"
+               if dest == s.game.board.portal(a.player) else "is not empty")
+        raise IllegalActionError(Code.INVALID_PLACEMENT, f"{a.cell} {why}")
+    s.cell[t] = dest
+    c.to_place = tuple(e for e in c.to_place if e[0] != t)
+    ev.append(Event("placed", {"mini": a.target, "cell": a.cell, "by": a.player}))
+    _next_placement(s, ev)
+
+
+# -- the whole combat at once -----------------------------------------------------------------------
+def apply_combat(s: State, a: A.Combat, ev: list[Event]) -> None:
+    """A compound combat (scenario form); rejected whole if any part is wrong."""
+    apply_attack(s, A.Attack(a.player, a.cell, a.attackers), ev)
+    _play_attack(s, a.player, a.roll, a.blades, a.damage, a.outcomes, ev)
+    c = s.combat
+    if c is not None and c.step is Step.DEATHBLOW:
+        defender = c.attack.player
+        if a.deathblow is None:
+            apply_decline_deathblow(s, A.DeclineDeathblow(defender), ev)
+        else:
+            _play_attack(s, defender, a.deathblow.roll, (), a.deathblow.damage,
+                         a.deathblow.outcomes, ev)
+    elif a.deathblow is not None:
+        raise IllegalActionError(Code.NO_DEATHBLOW,
+                                 "no deathblow here: only the second player's creatures "
+                                 "destroyed in the first player's action phases strike back")
+    placements = dict(a.placements)
+    if a.deathblow is not None:
+        placements.update(dict(a.deathblow.placements))
+    given = set(placements)
+    while s.combat is not None and s.combat.step is Step.PLACE:
+        g, placer = s.combat.to_place[0]
+        ref = s.game.ref(g)
+        if ref not in placements:
+            raise IllegalActionError(Code.PLACEMENT_REQUIRED,
+                                     f"{ref} was disrupted: say where it goes (an empty cell)")
+        given.discard(ref)
+        apply_place(s, A.Place(placer, ref, placements[ref]), ev)
+    if given:
+        raise IllegalActionError(Code.INVALID_PLACEMENT,
+                                 f"placement given for {sorted(given)}, which were not disrupted")
+
+
+def _play_attack(s: State, player: str, roll: tuple, blades: tuple, damage: tuple,
+                 outcomes: tuple, ev: list[Event]) -> None:
+    c = s.combat
+    assert c is not None
+    if len(roll) != c.attack.dice:
+        raise IllegalActionError(Code.WRONG_DICE_COUNT,
+                                 f"this attack rolls {c.attack.dice} dice, not {len(roll)}")
+    if roll:
+        apply_roll(s, A.Roll(player, tuple(roll)), ev)
+    for mini, ability in blades:
+        if s.combat is None or s.combat.step is not Step.BLADES:
+            raise IllegalActionError(Code.INVALID_BLADE,
+                                     f"no blade left to assign to {mini} {ability}")
+        apply_assign_blade(s, A.AssignBlade(player, mini, ability), ev)
+    if s.combat is not None and s.combat.step is Step.BLADES:
+        raise IllegalActionError(Code.BLADES_UNASSIGNED,
+                                 f"{s.combat.attack.blades_left} blade(s) must still be assigned "
+                                 "to a blade ability that can take them")
+    for target, amount in damage:
+        if amount == 0:
+            continue
+        if s.combat is None or s.combat.step is not Step.DAMAGE:
+            raise IllegalActionError(Code.DAMAGE_MISMATCH,
+                                     f"damage given for {target}, but no damage is left to assign")
+        apply_assign_damage(s, A.AssignDamage(player, target, amount), ev)
+    if s.combat is not None and s.combat.step is Step.DAMAGE:
+        att = s.combat.attack
+        raise IllegalActionError(Code.DAMAGE_MISMATCH,
+                                 f"the attack deals {att.damage_total} damage; "
+                                 f"{att.damage_left} left unassigned")
+    wanted = dict(outcomes)
+    while s.combat is not None and s.combat.step is Step.OUTCOME:
+        t = s.combat.pending_outcome[0]
+        ref = s.game.ref(t)
+        apply_choose_outcome(s, A.ChooseOutcome(player, ref, wanted.pop(ref, "destroy")), ev)
+    if wanted:
+        raise IllegalActionError(Code.INVALID_OUTCOME,
+                                 f"outcome given for {sorted(wanted)}, whose damage does not "
+                                 "reach both defense and life")
+
+
+# -- legal steps ----------------------------------------------------------------------------------------
+def legal_attacks(s: State) -> Iterator[A.Attack]:
+    if s.phase is not Phase.ACTION or s.mode is Mode.SHIFT or s.combat is not None:
+        return
+    player = s.active
+    assert player is not None
+    p = player_index(player)
+    names = s.game.board.cell_names
+    for c in range(s.game.board.size):
+        if c in s.fought:
+            continue
+        mine = s.creatures_in(c, p)
+        if not mine or not s.creatures_in(c, 1 - p):
+            continue
+        refs = [s.game.ref(g) for g in mine]
+        for mask in range(1, 1 << len(refs)):
+            chosen = tuple(r for i, r in enumerate(refs) if mask >> i & 1)
+            yield A.Attack(player, names[c], chosen)
+
+
+def legal_combat_steps(s: State) -> Iterator[A.Action]:
+    c = s.combat
+    if c is None:
+        return
+    player = c.attack.player
+    ref = s.game.ref
+    names = s.game.board.cell_names
+    if c.step in (Step.ROLL, Step.DEATHBLOW):
+        for f in A.ATTACK_FACES:
+            yield A.Roll(player, (f,))
+        if c.step is Step.DEATHBLOW:
+            yield A.DeclineDeathblow(player)
+    elif c.step is Step.BLADES:
+        for g, name, _ in _blade_options(s):
+            yield A.AssignBlade(player, ref(g), name)
+    elif c.step is Step.DAMAGE:
+        for t in targets(s):
+            for n in range(1, c.attack.damage_left + 1):
+                yield A.AssignDamage(player, ref(t), n)
+    elif c.step is Step.OUTCOME:
+        for t in c.pending_outcome:
+            for o in A.OUTCOMES:
+                yield A.ChooseOutcome(player, ref(t), o)
+    elif c.step is Step.PLACE:
+        for t, placer in c.to_place:
+            if placer == player:
+                for dest in placement_cells(s, placer):
+                    yield A.Place(player, ref(t), names[dest])
+
+
+__all__ = ["BladeCost", "apply_attack", "apply_combat", "destroy", "legal_attacks",
+           "legal_combat_steps"]

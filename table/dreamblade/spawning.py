@@ -1,0 +1,166 @@
+"""Spawn phases: what a miniature costs and where it may enter the dreamscape."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from . import actions as A
+from ._common import cell, gid, name_of, require_own, require_phase
+from .board import other, player_index
+from .errors import Code, IllegalActionError
+from .events import Event
+from .state import Phase, State, Zone
+
+MAX_SPAWNS_PER_CELL = 4
+STACKING_LIMIT = 4
+
+
+def aspect_shortfall(s: State, g: int) -> int:
+    """Extra points for unmet aspect symbols.
+
+    Each symbol asks for one miniature of that aspect among the player's own miniatures
+    in the dreamscape or graveyard; each one missing costs one extra point. (The
+    rulebook's example with four symbols disagrees with this stated rule; we follow the
+    rule: see docs/rules/dreamblade.md.)
+    """
+    m = s.game.minis[g]
+    needed: dict[str, int] = {}
+    for aspect in m.d.aspects:
+        needed[aspect] = needed.get(aspect, 0) + 1
+    have = dict.fromkeys(needed, 0)
+    minis = s.game.minis
+    for o in s.game.owned[m.pidx]:
+        if s.zone[o] in (Zone.DREAMSCAPE, Zone.GRAVEYARD):
+            for aspect in minis[o].d.aspect_set:
+                if aspect in have:
+                    have[aspect] += 1
+    return sum(max(0, n - have[a]) for a, n in needed.items())
+
+
+def spawn_cost(s: State, g: int) -> int:
+    return s.game.minis[g].d.cost + aspect_shortfall(s, g)
+
+
+def _check_unique_and_vengeance(s: State, g: int) -> None:
+    m = s.game.minis[g]
+    for ab in m.d.abilities:
+        if ab.name == "Unique":
+            for o in s.game.owned[m.pidx]:
+                if s.zone[o] is Zone.DREAMSCAPE:
+                    u = s.game.minis[o].d.ability("Unique")
+                    if u is not None and u.modifier == ab.modifier:
+                        raise IllegalActionError(
+                            Code.UNIQUE_CONTROLLED,
+                            f"{m.player} already controls {s.game.ref(o)} with "
+                            f"Unique [{ab.modifier}]")
+        elif ab.name == "Vengeance" and ab.number is not None:
+            won = s.turns_won[player_index(other(m.player))]
+            if won < ab.number:
+                raise IllegalActionError(
+                    Code.VENGEANCE,
+                    f"{m.ref} ({m.d.name}) needs the opponent to have won {ab.number} turns; "
+                    f"they have won {won}")
+
+
+def check_spawn_cell(s: State, g: int, c: int) -> None:
+    """Where a miniature may be spawned (raises with the reason)."""
+    m = s.game.minis[g]
+    board = s.game.board
+    p = m.pidx
+    portal = board.portal(m.player)
+    where = name_of(s, c)
+    if not m.d.is_creature:
+        if s.turn == 1 and c != portal:
+            raise IllegalActionError(Code.ILLEGAL_SPAWN_CELL,
+                                     f"first turn: {m.ref} can only spawn in the portal "
+                                     f"{name_of(s, portal)}")
+        if not s.creatures_in(c, p):
+            raise IllegalActionError(Code.ILLEGAL_SPAWN_CELL,
+                                     f"location {m.ref} needs a creature of {m.player} in {where}")
+        loc = s.location_in(c)
+        if loc is not None:
+            raise IllegalActionError(Code.LOCATION_LIMIT,
+                                     f"{where} already holds the location {s.game.ref(loc)}")
+        return
+    if c == portal:
+        return  # the portal is always open to creatures, whatever stands there
+    if s.turn == 1:
+        raise IllegalActionError(Code.ILLEGAL_SPAWN_CELL,
+                                 f"first turn: creatures spawn only in the portal "
+                                 f"{name_of(s, portal)}, not {where}")
+    if c not in board.spawn_row(m.player):
+        raise IllegalActionError(Code.ILLEGAL_SPAWN_CELL,
+                                 f"{where} is not in {m.player}'s spawn row")
+    if c in s.spawn_start_cells:
+        raise IllegalActionError(Code.ILLEGAL_SPAWN_CELL,
+                                 f"{where} held a creature of {m.player} when the spawn phase "
+                                 "started")
+    if not s.controls_in_column(p, board.column(c)):
+        raise IllegalActionError(Code.ILLEGAL_SPAWN_CELL,
+                                 f"{m.player} controls no miniature in column "
+                                 f"{board.columns[board.column(c)]}")
+    if s.spawned_into.get(c, 0) >= MAX_SPAWNS_PER_CELL:
+        raise IllegalActionError(Code.SPAWN_CELL_LIMIT,
+                                 f"{MAX_SPAWNS_PER_CELL} creatures already spawned into {where} "
+                                 "this phase")
+    if len(s.creatures_in(c, p)) >= STACKING_LIMIT:
+        raise IllegalActionError(Code.STACKING_LIMIT,
+                                 f"{m.player} already has {STACKING_LIMIT} creatures in {where}")
+
+
+def check_spawn(s: State, a: A.Spawn) -> tuple[int, int, int]:
+    """Returns (gid, cell, cost) or raises."""
+    require_phase(s, Phase.SPAWN, a.player, "spawn")
+    g = gid(s, a.mini)
+    require_own(s, g, a.player)
+    if s.zone[g] is not Zone.RESERVES:
+        raise IllegalActionError(Code.NOT_IN_RESERVES,
+                                 f"{a.mini} is in the {s.zone[g].value}, not in reserves")
+    c = cell(s, a.cell)
+    _check_unique_and_vengeance(s, g)
+    cost = spawn_cost(s, g)
+    have = s.spawn_points[player_index(a.player)]
+    if cost > have:
+        raise IllegalActionError(Code.INSUFFICIENT_SPAWN_POINTS,
+                                 f"{a.mini} ({s.game.minis[g].d.name}) costs {cost}; "
+                                 f"{a.player} has {have} spawn points left")
+    check_spawn_cell(s, g, c)
+    return g, c, cost
+
+
+def apply_spawn(s: State, a: A.Spawn, ev: list[Event]) -> None:
+    g, c, cost = check_spawn(s, a)
+    s.zone[g], s.cell[g], s.damage[g] = Zone.DREAMSCAPE, c, 0
+    s.spawn_points[player_index(a.player)] -= cost
+    if s.game.minis[g].d.is_creature:
+        s.spawned_into[c] = s.spawned_into.get(c, 0) + 1
+    ev.append(Event("spawned", {"mini": a.mini, "cell": a.cell, "cost": cost,
+                                "points_left": s.spawn_points[player_index(a.player)]}))
+
+
+def legal_spawns(s: State) -> Iterator[A.Spawn]:
+    if s.phase is not Phase.SPAWN or s.active is None:
+        return
+    player = s.active
+    p = player_index(player)
+    board = s.game.board
+    points = s.spawn_points[p]
+    own_cells = {s.cell[g] for g in s.game.owned[p] if s.cell[g] >= 0}
+    creature_cells = sorted({board.portal(player), *board.spawn_row(player)})
+    location_cells = sorted(own_cells)
+    for g in s.game.owned[p]:
+        if s.zone[g] is not Zone.RESERVES:
+            continue
+        if spawn_cost(s, g) > points:
+            continue
+        m = s.game.minis[g]
+        try:
+            _check_unique_and_vengeance(s, g)
+        except IllegalActionError:
+            continue
+        for c in (creature_cells if m.d.is_creature else location_cells):
+            try:
+                check_spawn_cell(s, g, c)
+            except IllegalActionError:
+                continue
+            yield A.Spawn(player, m.ref, board.cell_names[c])

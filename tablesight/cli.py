@@ -1,0 +1,205 @@
+"""``tablesight`` command line. Each subcommand is a thin shell over a library call;
+errors in the user's input become one clear line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+
+class UsageError(Exception):
+    """Bad input from the command line user: printed as one line, exit status 2."""
+
+
+def _read_json(path: str) -> object:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}: not valid JSON: {exc}") from None
+
+
+# -- rules ------------------------------------------------------------------------------------
+def cmd_rules_check(args: argparse.Namespace) -> int:
+    from table.dreamblade import scenario
+
+    data = _read_json(args.scenario)
+    try:
+        out = scenario.run(data, _catalog(args))
+    except scenario.ScenarioError as exc:
+        raise UsageError(f"{args.scenario}: {exc}") from None
+    if not args.events:
+        for r in out.get("results", []):
+            r.pop("events", None)
+    json.dump(out, sys.stdout, indent=None if args.compact else 2)
+    sys.stdout.write("\n")
+    if args.expect:
+        diffs = scenario.compare(_read_json(args.expect), out)  # type: ignore[arg-type]
+        for d in diffs:
+            print(f"MISMATCH {d}", file=sys.stderr)
+        return 1 if diffs else 0
+    return 0
+
+
+def _catalog(args: argparse.Namespace):  # -> Catalog
+    from table.dreamblade import Catalog, CatalogError
+
+    from .paths import user_catalog_files
+
+    cat = Catalog.builtin()
+    files = list(user_catalog_files())
+    files += [Path(p) for p in getattr(args, "catalog", None) or []]
+    for f in files:
+        try:
+            for m in Catalog.from_file(f):
+                cat.add(m)
+        except CatalogError as exc:
+            raise UsageError(str(exc)) from None
+    return cat
+
+
+# -- catalog and warbands -------------------------------------------------------------------------------
+def cmd_catalog_list(args: argparse.Namespace) -> int:
+    cat = _catalog(args)
+    if args.json:
+        json.dump({"miniatures": [m.to_dict() for m in cat]}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    for m in sorted(cat, key=lambda m: (m.cost, m.name)):
+        stats = (f"{m.power} {m.defense}/{m.life}" if m.is_creature else "location")
+        aspects = "+".join(a.value for a in m.aspects)
+        abil = "; ".join(str(a) for a in m.abilities)
+        print(f"{m.cost:>2} {aspects:<16} {m.name:<24} {stats:<9} {abil}")
+    return 0
+
+
+def cmd_catalog_import(args: argparse.Namespace) -> int:
+    from table.dreamblade.dreamcatcher import import_csv
+
+    from .paths import user_catalog_dir
+
+    try:
+        text = Path(args.csv).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {args.csv}: {exc}") from None
+    report = import_csv(text)
+    out = Path(args.out) if args.out else user_catalog_dir() / f"{Path(args.csv).stem}.json"
+    if report.minis:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"format": "tablesight-dreamblade-catalog/1",
+                                   "source": f"imported from {Path(args.csv).name}",
+                                   "miniatures": [m.to_dict() for m in report.minis]},
+                                  indent=1) + "\n", encoding="utf-8")
+    print(f"read {report.rows} rows: {len(report.minis)} miniatures imported, "
+          f"{len(report.problems)} rows skipped")
+    for p in report.problems:
+        print(f"  row {p.row}: {p.name or '(no name)'}: {p.reason}")
+    if report.minis:
+        print(f"wrote {out}")
+    return 0 if report.minis or not report.rows else 1
+
+
+def cmd_warband_check(args: argparse.Namespace) -> int:
+    from table.dreamblade import CatalogError, SetupError
+    from table.dreamblade.warband import load_warband
+
+    cat = _catalog(args)
+    try:
+        wb = load_warband(_read_json(args.file), cat)
+    except (CatalogError, SetupError) as exc:
+        print(f"{args.file}: invalid warband: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.file}: valid warband {wb.name!r}: {len(wb.names)} miniatures, "
+          f"total cost {wb.total_cost(cat)}")
+    return 0
+
+
+# -- bench and demo -------------------------------------------------------------------------------------------
+def cmd_bench_rules(args: argparse.Namespace) -> int:
+    from .bench import bench_rules
+
+    result = bench_rules(games=args.games, seed=args.seed, checks=args.checks)
+    if args.json:
+        json.dump(result, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for k, v in result.items():
+            print(f"{k:<28} {v}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_rules_demo
+
+    return run_rules_demo(seed=args.seed, delay=args.delay, out=sys.stdout)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tablesight",
+                                description="A physical table assistant for miniatures games.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    demo = sub.add_parser("demo", help="the table with its embedded defaults (no hardware)")
+    demo.add_argument("--seed", type=int, default=7)
+    demo.add_argument("--delay", type=float, default=0.0,
+                      help="seconds to pause between turns (for watching)")
+    demo.set_defaults(func=cmd_demo)
+
+    rules = sub.add_parser("rules", help="the rules engine").add_subparsers(
+        dest="rules_command", required=True)
+    check = rules.add_parser("check", help="play a rules scenario and print the JSON result")
+    check.add_argument("scenario")
+    check.add_argument("--catalog", action="append", help="extra catalog JSON file(s)")
+    check.add_argument("--events", action="store_true", help="include each action's events")
+    check.add_argument("--compact", action="store_true", help="one line of JSON")
+    check.add_argument("--expect", help="compare with an expected output; exit 1 on mismatch")
+    check.set_defaults(func=cmd_rules_check)
+
+    catalog = sub.add_parser("catalog", help="miniature catalog").add_subparsers(
+        dest="catalog_command", required=True)
+    lst = catalog.add_parser("list", help="list every known miniature")
+    lst.add_argument("--json", action="store_true")
+    lst.add_argument("--catalog", action="append")
+    lst.set_defaults(func=cmd_catalog_list)
+    imp = catalog.add_parser("import", help="import a Dreamcatcher spreadsheet (CSV)")
+    imp.add_argument("csv")
+    imp.add_argument("--out", help="where to write the catalog JSON "
+                                   "(default: the user catalog folder)")
+    imp.set_defaults(func=cmd_catalog_import)
+
+    warband = sub.add_parser("warband", help="warband files").add_subparsers(
+        dest="warband_command", required=True)
+    wcheck = warband.add_parser("check", help="validate a warband file")
+    wcheck.add_argument("file")
+    wcheck.add_argument("--catalog", action="append")
+    wcheck.set_defaults(func=cmd_warband_check)
+
+    bench = sub.add_parser("bench", help="benchmarks").add_subparsers(
+        dest="bench_command", required=True)
+    brules = bench.add_parser("rules", help="random full games per second, action check time")
+    brules.add_argument("--games", type=int, default=200)
+    brules.add_argument("--checks", type=int, default=20000)
+    brules.add_argument("--seed", type=int, default=1)
+    brules.add_argument("--json", action="store_true")
+    brules.set_defaults(func=cmd_bench_rules)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except UsageError as exc:
+        print(f"tablesight: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

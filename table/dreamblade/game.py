@@ -67,6 +67,12 @@ class Game:
         self.minis: tuple[Mini, ...] = tuple(minis)
         self.warbands = {p: tuple(warbands.get(p, ())) for p in PLAYERS}
         self.by_ref: dict[str, int] = {m.ref: m.gid for m in minis}
+        # Flat per-gid lookups for the engine's hot paths.
+        self.creature: tuple[bool, ...] = tuple(m.d.is_creature for m in minis)
+        self.aspect_needs: tuple[tuple[tuple[str, int], ...], ...] = tuple(
+            tuple(sorted(Counter(a.value for a in m.d.aspects).items())) for m in minis)
+        self.aspect_sets: tuple[frozenset[str], ...] = tuple(
+            frozenset(a.value for a in m.d.aspect_set) for m in minis)
         self.owned: tuple[tuple[int, ...], tuple[int, ...]] = (
             tuple(m.gid for m in minis if m.pidx == 0),
             tuple(m.gid for m in minis if m.pidx == 1),

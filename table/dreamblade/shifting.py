@@ -76,16 +76,15 @@ def legal_moves(s: State) -> Iterator[A.Move]:
     assert player is not None
     p = 0 if player == "p1" else 1
     board = s.game.board
-    minis = s.game.minis
+    minis, creature, where = s.game.minis, s.game.creature, s.cell
     counts: dict[int, int] = {}
     for g in s.game.owned[p]:
-        if s.cell[g] >= 0 and minis[g].d.is_creature:
-            counts[s.cell[g]] = counts.get(s.cell[g], 0) + 1
-    enemy_cells = {s.cell[g] for g in s.game.owned[1 - p]
-                   if s.cell[g] >= 0 and minis[g].d.is_creature}
+        if where[g] >= 0 and creature[g]:
+            counts[where[g]] = counts.get(where[g], 0) + 1
+    enemy_cells = {where[g] for g in s.game.owned[1 - p] if where[g] >= 0 and creature[g]}
     for g in s.game.owned[p]:
-        here = s.cell[g]
-        if here < 0 or g in s.moved or not minis[g].d.is_creature or here in enemy_cells:
+        here = where[g]
+        if here < 0 or g in s.moved or not creature[g] or here in enemy_cells:
             continue
         defender = minis[g].d.has("Defender")
         for dest in board.neighbours[here]:

@@ -23,18 +23,16 @@ def aspect_shortfall(s: State, g: int) -> int:
     rulebook's example with four symbols disagrees with this stated rule; we follow the
     rule: see docs/rules/dreamblade.md.)
     """
-    m = s.game.minis[g]
-    needed: dict[str, int] = {}
-    for aspect in m.d.aspects:
-        needed[aspect] = needed.get(aspect, 0) + 1
-    have = dict.fromkeys(needed, 0)
-    minis = s.game.minis
-    for o in s.game.owned[m.pidx]:
-        if s.zone[o] in (Zone.DREAMSCAPE, Zone.GRAVEYARD):
-            for aspect in minis[o].d.aspect_set:
+    game = s.game
+    needs = game.aspect_needs[g]
+    have = dict.fromkeys((a for a, _ in needs), 0)
+    zone, sets = s.zone, game.aspect_sets
+    for o in game.owned[game.minis[g].pidx]:
+        if zone[o] is Zone.DREAMSCAPE or zone[o] is Zone.GRAVEYARD:
+            for aspect in sets[o]:
                 if aspect in have:
                     have[aspect] += 1
-    return sum(max(0, n - have[a]) for a, n in needed.items())
+    return sum(max(0, n - have[a]) for a, n in needs)
 
 
 def spawn_cost(s: State, g: int) -> int:

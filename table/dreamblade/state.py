@@ -154,14 +154,12 @@ class State:
         return [g for g, c in enumerate(self.cell) if c == cell]
 
     def creatures_in(self, cell: int, pidx: int) -> list[int]:
-        minis = self.game.minis
-        return [g for g in self.game.owned[pidx]
-                if self.cell[g] == cell and minis[g].d.is_creature]
+        where, creature = self.cell, self.game.creature
+        return [g for g in self.game.owned[pidx] if where[g] == cell and creature[g]]
 
     def location_in(self, cell: int) -> int | None:
-        minis = self.game.minis
-        return next((g for g, c in enumerate(self.cell)
-                     if c == cell and not minis[g].d.is_creature), None)
+        creature = self.game.creature
+        return next((g for g, c in enumerate(self.cell) if c == cell and not creature[g]), None)
 
     def is_contested(self, cell: int) -> bool:
         return bool(self.creatures_in(cell, 0)) and bool(self.creatures_in(cell, 1))

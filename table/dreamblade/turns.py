@@ -44,7 +44,8 @@ def apply_initiative(s: State, a: A.Initiative, ev: list[Event]) -> None:
     first, skip = check_initiative(s, a)
     s.first_player = first
     s.rolls = (a.p1, a.p2)
-    ev.append(Event("initiative", {"rolls": {"p1": a.p1, "p2": a.p2}, "first": first,
+    ev.append(Event("initiative", {"turn": s.turn, "rolls": {"p1": a.p1, "p2": a.p2},
+                                   "first": first,
                                    "spawn_skipped": skip}))
     if skip:
         begin_action(s, first, 1, ev)

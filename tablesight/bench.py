@@ -3,6 +3,7 @@ no test asserts on time."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import random
@@ -34,10 +35,8 @@ def bench_rules(games: int = 200, seed: int = 1, checks: int = 20000) -> dict[st
     from table.dreamblade.playout import play_random_game
 
     if hasattr(os, "sched_setaffinity"):
-        try:  # one core, as the figure promises
+        with contextlib.suppress(OSError):  # one core, as the figure promises
             os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-        except OSError:
-            pass
     game = _sample_game()
     rng = random.Random(seed)
     per_game: list[float] = []

@@ -25,7 +25,7 @@ def _read_json(path: str) -> object:
         raise UsageError(f"{path}: not valid JSON: {exc}") from None
 
 
-# -- rules ------------------------------------------------------------------------------------
+# -- rules ---------------------------------------------------------------------------
 def cmd_rules_check(args: argparse.Namespace) -> int:
     from table.dreamblade import scenario
 
@@ -64,7 +64,7 @@ def _catalog(args: argparse.Namespace):  # -> Catalog
     return cat
 
 
-# -- catalog and warbands -------------------------------------------------------------------------------
+# -- catalog and warbands ------------------------------------------------------------
 def cmd_catalog_list(args: argparse.Namespace) -> int:
     cat = _catalog(args)
     if args.json:
@@ -120,7 +120,7 @@ def cmd_warband_check(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- bench and demo -------------------------------------------------------------------------------------------
+# -- bench and demo ------------------------------------------------------------------
 def cmd_bench_rules(args: argparse.Namespace) -> int:
     from .bench import bench_rules
 

@@ -25,7 +25,7 @@ from .state import Attack, Combat, Mode, Phase, State, Step, Zone
 _DAMAGE_BLADES = {"Crit": 1, "Fumble": -1}
 
 
-# -- starting a combat -------------------------------------------------------------------
+# -- starting a combat ---------------------------------------------------------------
 def check_attack(s: State, a: A.Attack) -> tuple[int, tuple[int, ...]]:
     require_phase(s, Phase.ACTION, a.player, "strike")
     if s.combat is not None:
@@ -72,7 +72,7 @@ def apply_attack(s: State, a: A.Attack, ev: list[Event]) -> None:
         _after_roll(s, ev)
 
 
-# -- guards for the steps ---------------------------------------------------------------
+# -- guards for the steps ------------------------------------------------------------
 def _combat(s: State, player: str, steps: tuple[Step, ...], what: str) -> Combat:
     if s.phase is Phase.GAME_OVER:
         raise IllegalActionError(Code.GAME_OVER, f"cannot {what}: the game is over")
@@ -90,7 +90,7 @@ def _combat(s: State, player: str, steps: tuple[Step, ...], what: str) -> Combat
     return c
 
 
-# -- dice -----------------------------------------------------------------------------------
+# -- dice ----------------------------------------------------------------------------
 def _check_faces(faces: tuple[object, ...]) -> None:
     for f in faces:
         if isinstance(f, bool) or f not in A.ATTACK_FACES:
@@ -127,7 +127,7 @@ def _after_roll(s: State, ev: list[Event]) -> None:
         _start_damage(s, ev)
 
 
-# -- blades ---------------------------------------------------------------------------------
+# -- blades --------------------------------------------------------------------------
 def _blade_sources(s: State) -> list[int]:
     """Attackers, plus the striking player's location in the cell (regular attacks only)."""
     c = s.combat
@@ -184,7 +184,7 @@ def apply_assign_blade(s: State, a: A.AssignBlade, ev: list[Event]) -> None:
         _start_damage(s, ev)
 
 
-# -- damage ---------------------------------------------------------------------------------
+# -- damage --------------------------------------------------------------------------
 def targets(s: State) -> list[int]:
     """Local enemy creatures of the attacking side."""
     c = s.combat
@@ -227,7 +227,7 @@ def apply_assign_damage(s: State, a: A.AssignDamage, ev: list[Event]) -> None:
         _check_thresholds(s, ev)
 
 
-# -- disrupt or destroy ------------------------------------------------------------------------
+# -- disrupt or destroy --------------------------------------------------------------
 def _thresholds(s: State) -> tuple[list[int], list[int], list[int]]:
     """(disrupt only, destroy only, both) among the enemies of the current attack."""
     dis, des, both = [], [], []
@@ -340,7 +340,7 @@ def _bury(s: State, ev: list[Event]) -> None:
     _next_placement(s, ev)
 
 
-# -- placing disrupted creatures ------------------------------------------------------------------
+# -- placing disrupted creatures -----------------------------------------------------
 def placement_cells(s: State, placer: str) -> list[int]:
     """Empty cells (no miniature at all), never the placing player's own portal."""
     occupied = {c for c in s.cell if c >= 0}
@@ -386,7 +386,7 @@ def apply_place(s: State, a: A.Place, ev: list[Event]) -> None:
     _next_placement(s, ev)
 
 
-# -- the whole combat at once -----------------------------------------------------------------------
+# -- the whole combat at once --------------------------------------------------------
 def apply_combat(s: State, a: A.Combat, ev: list[Event]) -> None:
     """A compound combat (scenario form); rejected whole if any part is wrong."""
     apply_attack(s, A.Attack(a.player, a.cell, a.attackers), ev)
@@ -461,7 +461,7 @@ def _play_attack(s: State, player: str, roll: tuple, blades: tuple, damage: tupl
                                  "reach both defense and life")
 
 
-# -- legal steps ----------------------------------------------------------------------------------------
+# -- legal steps ---------------------------------------------------------------------
 def legal_attacks(s: State) -> Iterator[A.Attack]:
     if s.phase is not Phase.ACTION or s.mode is Mode.SHIFT or s.combat is not None:
         return

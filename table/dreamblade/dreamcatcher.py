@@ -97,11 +97,14 @@ def _stat(v: str) -> int | None:
 
 def import_csv(text: str) -> ImportReport:
     report = ImportReport()
-    reader = csv.reader(io.StringIO(text))
     try:
-        header = next(reader)
-    except StopIteration:
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:
+        report.problems.append(Problem(0, "", f"the file is not readable as CSV: {exc}"))
         return report
+    if not rows:
+        return report
+    header, reader = rows[0], rows[1:]
     cols = {_norm(h): i for i, h in enumerate(header)}
     missing = [c for c in ("name", "aspect", "spawncost", "aspectcost") if c not in cols]
     if missing:

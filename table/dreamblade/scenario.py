@@ -223,7 +223,7 @@ def load(data: object, catalog: Catalog | None = None,
 
 def run(data: object, catalog: Catalog | None = None) -> dict[str, Any]:
     """Play a scenario; the contract's output object."""
-    game, state, acts, setup_error = load(data, catalog)
+    _game, state, acts, setup_error = load(data, catalog)
     if setup_error is not None or state is None:
         return {"setup_error": setup_error}
     results: list[dict[str, Any]] = []

@@ -1,0 +1,120 @@
+"""Building positions for rule tests, the way a chess test writes a FEN."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from table.dreamblade import (
+    Board,
+    Catalog,
+    Game,
+    MiniatureDef,
+    Phase,
+    RulesError,
+    State,
+    Zone,
+    apply,
+)
+from table.dreamblade.state import Mode
+
+TEST_MINIS = [
+    {"name": "Brute", "type": "creature", "cost": 3, "aspects": ["passion"],
+     "power": 2, "defense": 3, "life": 5},
+    {"name": "Scout", "type": "creature", "cost": 2, "aspects": ["valor"],
+     "power": 1, "defense": 2, "life": 3},
+    {"name": "Giant", "type": "creature", "cost": 7, "aspects": ["valor"] * 4,
+     "power": 4, "defense": 8, "life": 9},
+    {"name": "Twin", "type": "creature", "cost": 4, "aspects": ["valor", "madness"],
+     "power": 1, "defense": 3, "life": 4},
+    {"name": "Tower", "type": "location", "cost": 2, "aspects": ["fear"]},
+    {"name": "Guardian", "type": "creature", "cost": 5, "aspects": ["valor"],
+     "power": 1, "defense": 6, "life": 6, "abilities": ["Defender"]},
+    {"name": "Critter", "type": "creature", "cost": 3, "aspects": ["passion"],
+     "power": 2, "defense": 3, "life": 5, "abilities": ["Blade: Crit 3"]},
+    {"name": "Mutant", "type": "creature", "cost": 6, "aspects": ["passion"],
+     "power": 2, "defense": 4, "life": 8, "abilities": ["Blade: Crit 5", "Blade: Fumble 5"]},
+    {"name": "Gambler", "type": "creature", "cost": 4, "aspects": ["madness"],
+     "power": 1, "defense": 3, "life": 5, "abilities": ["Double Blade: Crit 4"]},
+    {"name": "Zero", "type": "creature", "cost": 1, "aspects": ["fear"],
+     "power": 0, "defense": 1, "life": 2, "abilities": ["Multiblade: Crit 1"]},
+    {"name": "Idol", "type": "location", "cost": 3, "aspects": ["passion"],
+     "abilities": ["Blade: Crit 2"]},
+    {"name": "Unique One", "type": "creature", "cost": 2, "aspects": ["fear"],
+     "power": 1, "defense": 2, "life": 2, "abilities": ["Unique [Glorious]"]},
+    {"name": "Avenger", "type": "creature", "cost": 2, "aspects": ["fear"],
+     "power": 1, "defense": 2, "life": 2, "abilities": ["Vengeance 2"]},
+]
+
+
+def catalog() -> Catalog:
+    cat = Catalog.builtin()
+    for m in TEST_MINIS:
+        cat.add(MiniatureDef.from_dict(m))
+    return cat
+
+
+def position(warbands: Mapping[str, Sequence[str]],
+             where: Mapping[str, str] | None = None, *, turn: int = 2,
+             phase: Phase = Phase.INITIATIVE, active: str | None = None,
+             first: str | None = None, index: int | None = None,
+             rolls: tuple[int, int] = (4, 4), spawn_points: int = 0,
+             turns_won: tuple[int, int] = (0, 0)) -> State:
+    """A position: ``where`` maps refs to a cell or a zone name."""
+    game = Game(Board.standard(), catalog(), warbands)
+    s = game.new_state()
+    s.turn = turn
+    s.turns_won = list(turns_won)
+    for ref, spot in (where or {}).items():
+        g = game.gid(ref)
+        if spot in ("reserves", "graveyard", "removed"):
+            s.zone[g] = Zone(spot)
+        else:
+            s.zone[g], s.cell[g] = Zone.DREAMSCAPE, game.board.index(spot)
+    s.phase = phase
+    if phase is not Phase.INITIATIVE:
+        s.active = active
+        s.first_player = first or active
+        s.rolls = rolls
+    if phase is Phase.ACTION:
+        s.action_index = index or 1
+    if phase is Phase.SPAWN:
+        assert active is not None
+        s.spawn_points[0 if active == "p1" else 1] = spawn_points
+        p = 0 if active == "p1" else 1
+        s.spawn_start_cells = frozenset(s.cell[g] for g in game.owned[p]
+                                        if s.cell[g] >= 0 and game.creature[g])
+    return s
+
+
+def action_phase(warbands, where, player="p1", first=None, index=1, **kw) -> State:
+    return position(warbands, where, phase=Phase.ACTION, active=player,
+                    first=first or player, index=index, **kw)
+
+
+def rejects(state: State, action, code: str) -> RulesError:
+    """Assert ``action`` is refused with ``code`` and leaves ``state`` as it was."""
+    before = state.key()
+    try:
+        apply(state, action)
+    except RulesError as exc:
+        assert exc.code == code, f"expected {code}, got {exc.code}: {exc.message}"
+        assert state.key() == before, "a rejected action changed the state"
+        return exc
+    raise AssertionError(f"{action} was accepted; expected {code}")
+
+
+def play(state: State, *acts) -> tuple[State, list]:
+    events: list = []
+    for a in acts:
+        state, ev = apply(state, a)
+        events += ev
+    return state, events
+
+
+def where(state: State, ref: str) -> str | None:
+    g = state.game.gid(ref)
+    c = state.cell[g]
+    return state.game.board.cell_names[c] if c >= 0 else state.zone[g].value
+
+
+__all__ = ["Mode", "action_phase", "catalog", "play", "position", "rejects", "where"]

@@ -1,0 +1,64 @@
+"""The command line as a user runs it (a real subprocess each time)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tablesight", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, env={**os.environ, **(env or {})})
+
+
+def test_demo_referees_a_whole_game():
+    r = run("demo", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    assert "TURN 1" in r.stdout and "GAME OVER" in r.stdout
+    assert "victory track" in r.stdout.splitlines()[-1]
+
+
+def test_catalog_import_writes_the_user_catalog_and_rules_check_uses_it(tmp_path):
+    env = {"TABLESIGHT_HOME": str(tmp_path)}
+    r = run("catalog", "import", str(ROOT / "tests/data/dreamcatcher-sample.csv"), env=env)
+    assert r.returncode == 0, r.stderr
+    assert "5 miniatures imported, 4 rows skipped" in r.stdout
+    assert "row 7: Mystery Beast" in r.stdout
+    written = tmp_path / "catalog" / "dreamcatcher-sample.json"
+    assert json.loads(written.read_text())["miniatures"][0]["name"] == "Iron Thug"
+    listing = run("catalog", "list", env=env)
+    assert "Twin Oddity" in listing.stdout
+    scen = tmp_path / "s.json"
+    scen.write_text(json.dumps({"setup": {"warbands": {"p1": ["Twin Oddity"],
+                                                       "p2": ["Iron Thug"]}}}))
+    r = run("rules", "check", str(scen), env=env)
+    assert r.returncode == 0, r.stderr
+
+
+def test_catalog_import_of_an_unreadable_file(tmp_path):
+    r = run("catalog", "import", str(tmp_path / "none.csv"))
+    assert r.returncode == 2 and "cannot read" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_warband_check(tmp_path):
+    good = ROOT / "table/dreamblade/data/warbands/rulebook-sample.json"
+    r = run("warband", "check", str(good))
+    assert r.returncode == 0 and "16 miniatures" in r.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"name": "greedy", "miniatures": [
+        {"name": "Noble Dragon", "count": 4}]}))
+    r = run("warband", "check", str(bad))
+    assert r.returncode == 1 and "4 copies of 'Noble Dragon'" in r.stderr
+
+
+def test_bench_rules_reports_figures():
+    r = run("bench", "rules", "--games", "3", "--checks", "200", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["games"] == 3 and out["games_per_second"] > 0
+    assert out["check_action_p99_us"] >= out["check_action_p50_us"] > 0

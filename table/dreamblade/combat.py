@@ -19,6 +19,7 @@ from .abilities import BladeCost
 from .board import other, player_index
 from .errors import Code, IllegalActionError, InvalidActionError
 from .events import Event
+from .fates import destroy
 from .state import Attack, Combat, Mode, Phase, State, Step, Zone
 
 # Blade abilities whose whole effect is a change of this combat's damage.
@@ -318,19 +319,6 @@ def apply_decline_deathblow(s: State, a: A.DeclineDeathblow, ev: list[Event]) ->
     _bury(s, ev)
 
 
-def destroy(s: State, g: int, by: str | None, ev: list[Event] | None = None) -> None:
-    """Put a miniature in its owner's graveyard as *destroyed* by ``by``.
-
-    The destroyer scores a conquest point if it is the opponent; the owner gets 2 bonus
-    spawn points either way (sacrifice and banish use other functions: no points).
-    """
-    m = s.game.minis[g]
-    s.zone[g], s.cell[g], s.damage[g] = Zone.GRAVEYARD, -1, 0
-    if by is not None and by != m.player:
-        s.kills[player_index(by)] += 1
-    s.bonus_points[m.pidx] += 2
-
-
 def _bury(s: State, ev: list[Event]) -> None:
     c = s.combat
     assert c is not None
@@ -358,9 +346,7 @@ def _next_placement(s: State, ev: list[Event]) -> None:
             c.attack.player = placer  # who decides this step
             return
         # Nowhere to go: a disrupted creature with no empty cell is destroyed.
-        destroy(s, g, placer)
-        ev.append(Event("destroyed", {"mini": s.game.ref(g), "by": placer,
-                                      "reason": "no empty cell for a disrupted creature"}))
+        destroy(s, g, placer, ev, reason="no empty cell for a disrupted creature")
         c.to_place = c.to_place[1:]
     s.fought = s.fought | {c.cell}
     s.combat = None

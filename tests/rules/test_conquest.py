@@ -67,3 +67,20 @@ def test_locations_neither_claim_nor_contest():
     assert conquest_points(s) == (0, 0)  # p1's creature in c2 is not a p1 scoring cell
     s = position(WB, {"p1#4": "d2", "p2#0": "d2"})
     assert conquest_points(s) == (0, 5)
+
+
+def test_destroyed_sacrificed_banished_and_removed_score_differently():
+    from table.dreamblade.fates import banish, destroy, remove, sacrifice
+
+    s = position(WB, {"p1#0": "c3", "p1#1": "c2", "p1#2": "b2", "p1#3": "b3", "p1#5": "d3"})
+    g = s.game.gid
+    destroy(s, g("p1#0"), by="p2")  # an enemy destroyed it: point for p2, bonus for p1
+    assert (s.kills, s.bonus_points) == ([0, 1], [2, 0])
+    destroy(s, g("p1#5"), by="p1")  # its own side destroyed it: bonus, no point
+    assert (s.kills, s.bonus_points) == ([0, 1], [4, 0])
+    sacrifice(s, g("p1#1"))
+    banish(s, g("p1#2"))
+    remove(s, g("p1#3"))
+    assert (s.kills, s.bonus_points) == ([0, 1], [4, 0])
+    zones = [s.zone[g(r)].value for r in ("p1#0", "p1#1", "p1#2", "p1#3")]
+    assert zones == ["graveyard", "graveyard", "reserves", "removed"]

@@ -75,3 +75,21 @@ def test_legal_moves_match_rules():
     assert moves == {("p1#1", "a2"), ("p1#1", "b1"), ("p1#2", "b1"), ("p1#2", "a2"),
                      ("p1#2", "c2")}
     assert EndPhase("p1") in legal_actions(s)
+
+
+def test_rulebook_shifting_diagram_creatures_of_one_cell_split_and_may_stay():
+    s = action_phase(WB, {"p1#0": "c3", "p1#1": "c3", "p1#4": "c3"})
+    s2, _ = apply(s, Shift("p1", (("p1#0", "c4"), ("p1#1", "b3"))))  # p1#4 holds still
+    assert [where(s2, r) for r in ("p1#0", "p1#1", "p1#4")] == ["c4", "b3", "c3"]
+
+
+def test_rulebook_striking_diagram_cells_in_any_order_unengaged_cannot_attack():
+    s = action_phase(WB, {"p1#0": "c3", "p2#0": "c3", "p1#1": "b2", "p2#2": "b2",
+                          "p1#4": "d4"})
+    attacks = {(a.cell, a.attackers) for a in legal_actions(s) if isinstance(a, Attack)}
+    assert attacks == {("b2", ("p1#1",)), ("c3", ("p1#0",))}  # d4 is not contested
+    from table.dreamblade import Roll
+
+    s2, _ = play(s, Attack("p1", "b2", ("p1#1",)), Roll("p1", ("miss",)),
+                 Attack("p1", "c3", ("p1#0",)), Roll("p1", ("miss", "miss")))
+    assert s2.fought == frozenset({s.game.board.index("b2"), s.game.board.index("c3")})

@@ -93,3 +93,12 @@ def test_rulebook_striking_diagram_cells_in_any_order_unengaged_cannot_attack():
     s2, _ = play(s, Attack("p1", "b2", ("p1#1",)), Roll("p1", ("miss",)),
                  Attack("p1", "c3", ("p1#0",)), Roll("p1", ("miss", "miss")))
     assert s2.fought == frozenset({s.game.board.index("b2"), s.game.board.index("c3")})
+
+
+def test_no_shift_after_a_strike():
+    from table.dreamblade import Roll
+
+    s = action_phase(WB, {"p1#0": "c3", "p2#0": "c3", "p1#1": "a1"})
+    s2, _ = play(s, Attack("p1", "c3", ("p1#0",)), Roll("p1", ("miss", "miss")))
+    rejects(s2, Move("p1", "p1#1", "a2"), "already_struck")
+    rejects(s2, Shift("p1", (("p1#1", "a2"),)), "already_struck")

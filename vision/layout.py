@@ -1,0 +1,251 @@
+"""Layouts: what the detector knows about a printed map, in millimetres.
+
+A layout is JSON (``tablesight-layout/1``, documented in ``docs/vision/layout.md``):
+the fiducial markers (dictionary, ids, corner positions), named regions (cells and
+off-map zones as polygons, with their roles), the expected base diameters and the
+players' colours. Nothing in it is specific to a 5x5 grid: hexes or free polygons are
+regions like any other, so other maps and games reuse the detector with a new file.
+
+Coordinates: x to the right, y down, origin at the sheet's top-left corner, as the sheet
+is seen by a person standing at p1's edge (the bottom edge).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+LAYOUT_FORMAT = "tablesight-layout/1"
+
+
+class LayoutError(ValueError):
+    """A layout file the detector cannot use; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Marker:
+    id: int
+    corners: tuple[tuple[float, float], ...]  # TL, TR, BR, BL (the detector's order)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        xs, ys = zip(*self.corners, strict=True)
+        return sum(xs) / 4, sum(ys) / 4
+
+
+@dataclass(frozen=True)
+class Region:
+    name: str
+    role: str  # "cell" or "zone"
+    polygon: tuple[tuple[float, float], ...]
+    player: str | None = None  # for zones: whose zone it is
+    zone: str | None = None  # reserves, graveyard, destroyed
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def contains(self, x: float, y: float) -> bool:
+        """Point-in-polygon (even-odd rule)."""
+        inside = False
+        pts = self.polygon
+        j = len(pts) - 1
+        for i in range(len(pts)):
+            xi, yi = pts[i]
+            xj, yj = pts[j]
+            if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+                inside = not inside
+            j = i
+        return inside
+
+    @property
+    def bbox(self) -> tuple[float, float, float, float]:
+        xs, ys = zip(*self.polygon, strict=True)
+        return min(xs), min(ys), max(xs), max(ys)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.bbox
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str
+    game: str
+    sheet: tuple[float, float]  # width, height in mm
+    dictionary: str  # an OpenCV ArUco dictionary name, e.g. DICT_4X4_50
+    markers: tuple[Marker, ...]
+    regions: tuple[Region, ...]
+    base_diameters: tuple[float, float]  # smallest and largest, mm
+    players: dict[str, str]  # player -> colour "#rrggbb"
+    tag_family: str = "tablesight-ring10"
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    # -- access -----------------------------------------------------------------------
+    @property
+    def cells(self) -> tuple[Region, ...]:
+        return tuple(r for r in self.regions if r.role == "cell")
+
+    @property
+    def zones(self) -> tuple[Region, ...]:
+        return tuple(r for r in self.regions if r.role == "zone")
+
+    def region_at(self, x: float, y: float) -> Region | None:
+        return next((r for r in self.regions if r.contains(x, y)), None)
+
+    def marker_points(self) -> dict[int, np.ndarray]:
+        return {m.id: np.array(m.corners, dtype=np.float32) for m in self.markers}
+
+    def player_bgr(self, player: str) -> tuple[int, int, int]:
+        h = self.players[player].lstrip("#")
+        r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+        return b, g, r
+
+    # -- (de)serialisation --------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": LAYOUT_FORMAT,
+            "name": self.name,
+            "game": self.game,
+            "units": "mm",
+            "sheet": {"width": self.sheet[0], "height": self.sheet[1]},
+            "markers": {"dictionary": self.dictionary,
+                        "items": [{"id": m.id, "corners": [list(c) for c in m.corners]}
+                                  for m in self.markers]},
+            "regions": [{"name": r.name, "role": r.role,
+                         "polygon": [list(p) for p in r.polygon],
+                         **({"player": r.player} if r.player else {}),
+                         **({"zone": r.zone} if r.zone else {}),
+                         **r.extra} for r in self.regions],
+            "bases": {"diameters": list(self.base_diameters)},
+            "players": {p: {"color": c} for p, c in self.players.items()},
+            "tags": {"family": self.tag_family},
+        }
+
+    @classmethod
+    def from_dict(cls, d: object) -> Layout:
+        if not isinstance(d, dict):
+            raise LayoutError("a layout is a JSON object")
+        if d.get("format") != LAYOUT_FORMAT:
+            raise LayoutError(f"layout format must be {LAYOUT_FORMAT!r}, got {d.get('format')!r}")
+        try:
+            sheet = (float(d["sheet"]["width"]), float(d["sheet"]["height"]))
+            md = d["markers"]
+            dictionary = str(md["dictionary"])
+            markers = tuple(
+                Marker(int(m["id"]), tuple((float(x), float(y)) for x, y in m["corners"]))
+                for m in md["items"])
+            regions = tuple(
+                Region(str(r["name"]), str(r["role"]),
+                       tuple((float(x), float(y)) for x, y in r["polygon"]),
+                       r.get("player"), r.get("zone"),
+                       {k: v for k, v in r.items()
+                        if k not in ("name", "role", "polygon", "player", "zone")})
+                for r in d["regions"])
+            dia = d["bases"]["diameters"]
+            base = (float(min(dia)), float(max(dia)))
+            players = {str(p): str(v["color"]) for p, v in d["players"].items()}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise LayoutError(f"layout is missing or has a malformed field: {exc!r}") from None
+        if len(markers) < 2:
+            raise LayoutError("a layout needs at least two markers")
+        if any(len(m.corners) != 4 for m in markers):
+            raise LayoutError("every marker needs exactly four corners")
+        if len({m.id for m in markers}) != len(markers):
+            raise LayoutError("marker ids must be unique")
+        if any(len(r.polygon) < 3 for r in regions):
+            raise LayoutError("every region needs a polygon of at least three points")
+        if not hasattr(__import__("cv2").aruco, dictionary):
+            raise LayoutError(f"unknown marker dictionary {dictionary!r}")
+        tags = d.get("tags", {})
+        return cls(str(d.get("name", "unnamed")), str(d.get("game", "")), sheet, dictionary,
+                   markers, regions, base, players,
+                   str(tags.get("family", "tablesight-ring10")), d)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Layout:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise LayoutError(f"cannot read layout {path}: {exc}") from None
+        return cls.from_dict(data)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+
+
+# -- the Dreamblade map ----------------------------------------------------------------------
+CELL_MM = 110.0  # eight 32 mm bases fit in a 110 mm square with room for fingers
+MARKER_MM = 40.0
+BAND_MM = 55.0  # marker band between the grid and the zones
+ZONE_MM = 85.0  # off-map strip along each player's edge
+EDGE_MM = 12.0  # white margin at the sheet's edge
+PLAYER_COLORS = {"p1": "#F0780A", "p2": "#1A78E0"}  # orange and blue: far apart in hue
+
+
+def dreamblade_layout() -> Layout:
+    """The standard Dreamblade sheet: 5x5 cells, zones along both players' edges, 20
+    ArUco markers around the grid and the zones."""
+    from table.dreamblade import Board
+
+    board = Board.standard()
+    cols, rows = len(board.columns), board.rows
+    gx0 = EDGE_MM + BAND_MM
+    gy0 = EDGE_MM + ZONE_MM + BAND_MM
+    gw, gh = cols * CELL_MM, rows * CELL_MM
+    width = gx0 * 2 + gw
+    height = gy0 * 2 + gh
+    regions: list[Region] = []
+    for i, name in enumerate(board.cell_names):
+        c, r = board.column(i), board.row(i)
+        x0 = gx0 + c * CELL_MM
+        y0 = gy0 + (rows - r) * CELL_MM  # row 1 at the bottom, p1's side
+        extra: dict[str, Any] = {}
+        for p in ("p1", "p2"):
+            if board.portal(p) == i:
+                extra["portal_of"] = p
+            if i in board.spawn_row(p):
+                extra["spawn_row_of"] = p
+            pts = board.scoring_cells(p).get(i)
+            if pts:
+                extra.setdefault("scoring", {})[p] = pts
+        regions.append(Region(name, "cell", ((x0, y0), (x0 + CELL_MM, y0),
+                                             (x0 + CELL_MM, y0 + CELL_MM), (x0, y0 + CELL_MM)),
+                              extra=extra))
+    # Zones: reserves (wide), graveyard, destroyed this turn; p1 at the bottom, p2 at top.
+    widths = {"reserves": 0.5, "graveyard": 0.3, "destroyed": 0.2}
+    zx0 = EDGE_MM + MARKER_MM + 10  # room for a marker at each end of the strip
+    usable = width - 2 * zx0
+    for player, y0 in (("p1", height - EDGE_MM - ZONE_MM), ("p2", EDGE_MM)):
+        x = zx0
+        order = ["reserves", "graveyard", "destroyed"]
+        if player == "p2":
+            order.reverse()  # mirrored, so each player has reserves on their own left
+        for zone in order:
+            w = usable * widths[zone]
+            regions.append(Region(f"{player}.{zone}", "zone",
+                                  ((x, y0), (x + w, y0), (x + w, y0 + ZONE_MM), (x, y0 + ZONE_MM)),
+                                  player, zone))
+            x += w
+    # Markers: the grid's corners, three along each side of the grid, and both ends of
+    # each zone strip. Spread out so the map is found with several covered by hands.
+    centers: list[tuple[float, float]] = []
+    left, right = gx0 - BAND_MM / 2, gx0 + gw + BAND_MM / 2
+    top, bottom = gy0 - BAND_MM / 2, gy0 + gh + BAND_MM / 2
+    for y in (top, bottom):
+        for x in (left, gx0 + gw * 0.25, gx0 + gw * 0.5, gx0 + gw * 0.75, right):
+            centers.append((x, y))
+    for x in (left, right):
+        for y in (gy0 + gh * 0.25, gy0 + gh * 0.5, gy0 + gh * 0.75):
+            centers.append((x, y))
+    for y in (EDGE_MM + ZONE_MM / 2, height - EDGE_MM - ZONE_MM / 2):
+        for x in (EDGE_MM + MARKER_MM / 2 + 3, width - EDGE_MM - MARKER_MM / 2 - 3):
+            centers.append((x, y))
+    half = MARKER_MM / 2
+    markers = tuple(Marker(i, ((x - half, y - half), (x + half, y - half),
+                               (x + half, y + half), (x - half, y + half)))
+                    for i, (x, y) in enumerate(centers))
+    return Layout("dreamblade-standard", "dreamblade", (width, height), "DICT_4X4_50",
+                  markers, tuple(regions), (25.0, 32.0), dict(PLAYER_COLORS))

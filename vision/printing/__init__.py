@@ -1,0 +1,1 @@
+"""The physical side: the printed map, sticker sheets, and the files that describe them."""

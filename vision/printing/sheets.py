@@ -1,0 +1,126 @@
+"""``tablesight print map`` and ``tablesight print stickers``."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .. import tags
+from ..layout import Layout
+from .mapart import render_sheet
+from .pdf import Page, png_with_dpi, write_pdf
+
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+TILE_MARGIN_MM = 10.0  # printers cannot print to the edge
+TILE_OVERLAP_MM = 10.0  # glue strip: each tile repeats this much of its neighbour
+
+
+@dataclass
+class MapFiles:
+    layout: Path
+    png: Path
+    sheet_pdf: Path
+    tiled_pdf: Path
+    tiles: int
+
+
+def print_map(layout: Layout, out_dir: Path, dpi: float = 150.0, paper: str = "a4") -> MapFiles:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    s = dpi / 25.4
+    art = render_sheet(layout, s)
+    w_mm, h_mm = layout.sheet
+    stem = layout.name
+    layout_path = out_dir / f"{stem}.layout.json"
+    layout.save(layout_path)
+    png_path = out_dir / f"{stem}-{int(dpi)}dpi.png"
+    png_path.write_bytes(png_with_dpi(art, dpi))
+    sheet = Page(w_mm, h_mm)
+    sheet.image(art, 0, 0, w_mm, h_mm)
+    sheet_path = out_dir / f"{stem}-one-sheet.pdf"
+    sheet_path.write_bytes(write_pdf([sheet]))
+    pw, ph = PAPERS[paper]
+    cw, ch = pw - 2 * TILE_MARGIN_MM, ph - 2 * TILE_MARGIN_MM
+    step_x, step_y = cw - TILE_OVERLAP_MM, ch - TILE_OVERLAP_MM
+    cols = max(1, math.ceil((w_mm - TILE_OVERLAP_MM) / step_x))
+    rows = max(1, math.ceil((h_mm - TILE_OVERLAP_MM) / step_y))
+    pages = []
+    for r in range(rows):
+        for c in range(cols):
+            x0, y0 = c * step_x, r * step_y
+            x1, y1 = min(w_mm, x0 + cw), min(h_mm, y0 + ch)
+            crop = art[int(round(y0 * s)):int(round(y1 * s)), int(round(x0 * s)):int(round(x1 * s))]
+            page = Page(pw, ph)
+            page.image(crop, TILE_MARGIN_MM, TILE_MARGIN_MM, x1 - x0, y1 - y0)
+            # Alignment marks: short ticks where the neighbouring tile's content starts,
+            # so tiles are overlapped until the ticks meet.
+            for mx in ([TILE_MARGIN_MM + TILE_OVERLAP_MM] if c > 0 else []) + \
+                      ([TILE_MARGIN_MM + step_x] if c < cols - 1 else []):
+                for my in (TILE_MARGIN_MM - 6, TILE_MARGIN_MM + (y1 - y0) + 1):
+                    page.line(mx, my, mx, my + 5, 0.25)
+            for my in ([TILE_MARGIN_MM + TILE_OVERLAP_MM] if r > 0 else []) + \
+                      ([TILE_MARGIN_MM + step_y] if r < rows - 1 else []):
+                for mx in (TILE_MARGIN_MM - 6, TILE_MARGIN_MM + (x1 - x0) + 1):
+                    page.line(mx, my, mx + 5, my, 0.25)
+            page.text(TILE_MARGIN_MM, ph - 3, 7,
+                      f"{stem}  tile row {r + 1}/{rows}, column {c + 1}/{cols}  "
+                      f"(print at 100 %, no scaling; overlap {TILE_OVERLAP_MM:.0f} mm)")
+            pages.append(page)
+    tiled_path = out_dir / f"{stem}-tiled-{paper}.pdf"
+    tiled_path.write_bytes(write_pdf(pages))
+    return MapFiles(layout_path, png_path, sheet_path, tiled_path, len(pages))
+
+
+def sticker_ids(player: str, count: int) -> list[int]:
+    """Sticker ids of a player's warband: p1 uses 0-19, p2 uses 20-39 (by warband index)."""
+    base = 0 if player == "p1" else tags.MAX_IDS // 2
+    if count > tags.MAX_IDS // 2:
+        raise ValueError(f"at most {tags.MAX_IDS // 2} stickers per player")
+    return [base + i for i in range(count)]
+
+
+def print_stickers(layout: Layout, player: str, names: list[str], out_dir: Path,
+                   base_mm: float = 25.0, paper: str = "a4", dpi: float = 300.0,
+                   rings_only: bool = False) -> tuple[Path, Path]:
+    """A sheet of tags for one warband and the sticker -> miniature mapping."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    pw, ph = PAPERS[paper]
+    s = dpi / 25.4
+    ids = sticker_ids(player, len(names))
+    pitch_x, pitch_y = base_mm + 60, base_mm + 8
+    per_col = int((ph - 30) // pitch_y)
+    page = Page(pw, ph)
+    page.text(15, 15, 10, f"tablesight stickers: {player}, {len(names)} miniatures, "
+                          f"{base_mm:.0f} mm bases. Print at 100 %.")
+    color = layout.player_bgr(player)
+    mapping = []
+    for k, (tag_id, name) in enumerate(zip(ids, names, strict=True)):
+        col, row = divmod(k, per_col)
+        x, y = 15 + col * pitch_x, 25 + row * pitch_y
+        size = int(round(base_mm * s)) + 4
+        img = np.full((size, size, 3), 255, np.uint8)
+        tags.draw_tag(img, (size / 2, size / 2), base_mm * s / 2,
+                      None if rings_only else tag_id, color)
+        page.image(img, x, y, size / s, size / s)
+        page.text(x + base_mm + 4, y + base_mm / 2 + 1, 8,
+                  f"{player}#{k}  {name}" + ("" if rings_only else f"  (tag {tag_id})"))
+        mapping.append({"sticker": None if rings_only else tag_id, "mini": f"{player}#{k}",
+                        "name": name})
+    pdf_path = out_dir / f"stickers-{player}.pdf"
+    pdf_path.write_bytes(write_pdf([page]))
+    map_path = out_dir / f"stickers-{player}.json"
+    map_path.write_text(json.dumps({"format": "tablesight-stickers/1", "player": player,
+                                    "color": layout.players[player], "base_mm": base_mm,
+                                    "tag_family": layout.tag_family, "stickers": mapping},
+                                   indent=1) + "\n")
+    return pdf_path, map_path
+
+
+def preview_png(path: Path, max_px: int = 1200) -> np.ndarray:
+    img = cv2.imread(str(path))
+    scale = max_px / max(img.shape[:2])
+    return cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)

@@ -1,0 +1,54 @@
+"""Every threshold of the detector in one place (chesscog-style: stages read config,
+never literals). Override any of them with a JSON file: ``{"dark_diff": 0.3, ...}``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    # locate: fiducials -> homography
+    min_markers: int = 2  # markers needed to trust a homography (8 corner points)
+    ransac_px: float = 4.0
+    max_reprojection_px: float = 6.0  # worse than this: the homography is rejected
+    full_detect_every: int = 30  # frames between full-frame marker searches when tracking
+    bump_px: float = 3.0  # marker displacement that means the map (or camera) moved
+    # rectify
+    px_per_mm: float = 1.0  # scale of the top-down working image
+    # foreground: what differs from the empty printed map
+    dark_diff: float = 0.28  # normalised darkening vs the reference map
+    sat_diff: float = 0.30  # added saturation vs the reference map
+    # bases
+    min_radius_fraction: float = 0.55  # distance-transform peak / smallest base radius
+    max_radius_fraction: float = 1.35  # larger peaks are not bases (hands, arms)
+    # identify
+    sector_agreement: float = 0.7  # share of a wedge's samples that must agree
+    min_owner_share: float = 0.65
+    black_value: float = 0.38  # normalised brightness under which a sample is ink
+    color_saturation: float = 0.40  # saturation over which a sample is a player colour
+    hue_tolerance_deg: float = 28.0
+    # occlusion
+    hand_area_bases: float = 2.5  # foreground blob larger than this many bases: a hand
+    occlusion_margin_mm: float = 12.0
+    # temporal stabiliser
+    stable_frames: int = 4  # consistent frames before a change is committed
+
+    @classmethod
+    def load(cls, path: str | Path | None) -> VisionConfig:
+        if path is None:
+            return cls()
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueError(f"cannot read vision config {path}: {exc}") from None
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"vision config {path}: unknown setting(s) {sorted(unknown)}")
+        return replace(cls(), **data)
+
+    def to_dict(self) -> dict:
+        return asdict(self)

@@ -1,0 +1,73 @@
+"""Stage 3: bases are discs of a known size in the foreground.
+
+The distance transform of the foreground peaks at a disc's centre with the disc's
+radius, and two touching discs keep two separate peaks, so crowded cells split cleanly.
+Peaks far wider than any base belong to hands and arms (the occlusion stage's job).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..config import VisionConfig
+from ..layout import Layout
+from .foreground import Foreground
+
+
+@dataclass
+class BaseCandidate:
+    x: float  # working px
+    y: float
+    radius: float  # working px
+    peak: float  # distance-transform value at the centre
+
+
+class BaseFinder:
+    def __init__(self, layout: Layout, config: VisionConfig) -> None:
+        self.cfg = config
+        s = config.px_per_mm
+        self.r_min = layout.base_diameters[0] / 2 * s
+        self.r_max = layout.base_diameters[1] / 2 * s
+
+    def find(self, fg: Foreground) -> tuple[list[BaseCandidate], np.ndarray]:
+        dt = cv2.distanceTransform(fg.mask, cv2.DIST_L2, 3)
+        k = max(3, int(self.r_min * 0.9) | 1)
+        local_max = dt >= cv2.dilate(dt, np.ones((k, k), np.uint8)) - 1e-3
+        peaks = local_max & (dt >= self.cfg.min_radius_fraction * self.r_min)
+        n, labels, stats, centroids = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), 8)
+        cands: list[BaseCandidate] = []
+        for i in range(1, n):
+            cx, cy = centroids[i]
+            peak = float(dt[int(round(cy)), int(round(cx))])
+            if peak > self.cfg.max_radius_fraction * self.r_max:
+                continue
+            cands.append(BaseCandidate(float(cx), float(cy), 0.0, peak))
+        # Non-maximum suppression: two peaks closer than a small base are one base.
+        cands.sort(key=lambda c: -c.peak)
+        kept: list[BaseCandidate] = []
+        for c in cands:
+            if all((c.x - o.x) ** 2 + (c.y - o.y) ** 2 > (self.r_min * 1.2) ** 2 for o in kept):
+                kept.append(c)
+        for c in kept:
+            c.radius = self._radius(fg.mask, c)
+        return kept, dt
+
+    def _radius(self, mask: np.ndarray, c: BaseCandidate) -> float:
+        """Median extent of the foreground along 16 rays, clamped to base sizes."""
+        h, w = mask.shape
+        limit = int(self.r_max * 1.4) + 2
+        steps = np.arange(1, limit, 0.5)
+        runs = []
+        for a in np.linspace(0, 2 * np.pi, 16, endpoint=False):
+            xs = (c.x + np.cos(a) * steps).round().astype(int)
+            ys = (c.y + np.sin(a) * steps).round().astype(int)
+            ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+            vals = np.zeros(len(steps), bool)
+            vals[ok] = mask[ys[ok], xs[ok]] > 0
+            off = np.nonzero(~vals)[0]
+            runs.append(steps[off[0]] if len(off) else steps[-1])
+        r = float(np.median(runs))
+        return float(np.clip(r, self.r_min * 0.9, self.r_max * 1.05))

@@ -1,0 +1,82 @@
+"""Stage 2: the top-down working image and what differs from the empty printed map.
+
+The frame is warped to sheet coordinates at ``px_per_mm``. Brightness is divided by an
+illumination estimate (a max-filter of a small copy: paper is the brightest thing
+almost everywhere), so dim light, gradients and soft shadows cancel out. The same is
+done to the reference (the map as printed); a pixel is foreground when it is much
+darker than the reference there, or much more saturated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..config import VisionConfig
+from ..layout import Layout
+from ..printing.mapart import render_reference
+
+
+def illumination(gray: np.ndarray) -> np.ndarray:
+    """Smooth estimate of the paper's brightness everywhere (float32, >= 1)."""
+    h, w = gray.shape
+    small = cv2.resize(gray, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
+    small = cv2.dilate(small, np.ones((7, 7), np.uint8))
+    small = cv2.GaussianBlur(small, (0, 0), 2.0)
+    big = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    return np.maximum(big, 1.0)
+
+
+def saturation(bgr: np.ndarray) -> np.ndarray:
+    mx = bgr.max(axis=2).astype(np.float32)
+    mn = bgr.min(axis=2).astype(np.float32)
+    return (mx - mn) / (mx + 8.0)
+
+
+@dataclass
+class Foreground:
+    rectified: np.ndarray  # BGR, sheet coordinates
+    illum: np.ndarray  # float32 paper brightness
+    mask: np.ndarray  # uint8 0/255
+    scale: float  # px per mm
+
+
+class ForegroundModel:
+    def __init__(self, layout: Layout, config: VisionConfig) -> None:
+        self.cfg = config
+        s = config.px_per_mm
+        self.scale = s
+        self.size = (int(round(layout.sheet[0] * s)), int(round(layout.sheet[1] * s)))
+        ref = render_reference(layout, s)
+        ref_gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY)
+        self.ref_norm = ref_gray.astype(np.float32) / illumination(ref_gray)
+        self.ref_sat = saturation(ref)
+        # Only cells and zones hold bases; markers and margins are ignored.
+        region_mask = np.zeros((self.size[1], self.size[0]), np.uint8)
+        for r in layout.regions:
+            pts = (np.array(r.polygon) * s).round().astype(np.int32)
+            cv2.fillPoly(region_mask, [pts], 255)
+        self.region_mask = region_mask
+        self.to_sheet = np.diag([1 / s, 1 / s, 1.0])  # working px -> mm
+
+    def rectify(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+        # Working pixel -> mm -> image pixel: sample the frame there.
+        m = homography @ self.to_sheet
+        return cv2.warpPerspective(frame, m, self.size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+    def extract(self, frame: np.ndarray, homography: np.ndarray) -> Foreground:
+        rect = self.rectify(frame, homography)
+        gray = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
+        illum = illumination(gray)
+        norm = gray.astype(np.float32) / illum
+        dark = (self.ref_norm - norm) > self.cfg.dark_diff
+        sat = ((saturation(rect) - self.ref_sat) > self.cfg.sat_diff) & (norm > 0.2)
+        mask = ((dark | sat).astype(np.uint8) * 255) & self.region_mask
+        kernel = np.ones((3, 3), np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+        return Foreground(rect, illum, mask, self.scale)

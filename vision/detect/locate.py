@@ -1,0 +1,144 @@
+"""Stage 1: find the map. ArUco markers -> homography from sheet millimetres to image
+pixels.
+
+Full-frame marker search costs most of a frame's budget, so once the map is found the
+locator tracks it: it looks for markers only in small windows around where they were,
+packed into one mosaic image, and searches the whole frame again every
+``full_detect_every`` frames or when tracking loses too many markers. A homography
+that moves the markers by more than ``bump_px`` means the map (or the camera) moved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..config import VisionConfig
+from ..layout import Layout
+
+
+@dataclass
+class MapFix:
+    found: bool
+    homography: np.ndarray | None  # sheet mm -> image px
+    markers_seen: list[int]
+    reprojection_px: float | None
+    moved: bool = False  # differs from the previous fix: bumped map or camera
+    from_memory: bool = False  # too few markers this frame; last good fix reused
+    mode: str = "full"  # "full" or "track"
+
+
+class MapLocator:
+    def __init__(self, layout: Layout, config: VisionConfig) -> None:
+        self.layout = layout
+        self.cfg = config
+        aruco = cv2.aruco
+        dictionary = aruco.getPredefinedDictionary(getattr(aruco, layout.dictionary))
+        params = aruco.DetectorParameters()
+        params.cornerRefinementMethod = aruco.CORNER_REFINE_SUBPIX
+        self.detector = aruco.ArucoDetector(dictionary, params)
+        self.points = layout.marker_points()
+        self.last: MapFix | None = None
+        self.since_full = 0
+
+    # -- marker search ------------------------------------------------------------------------
+    def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        corners, ids, _ = self.detector.detectMarkers(gray)
+        out: dict[int, np.ndarray] = {}
+        if ids is not None:
+            for c, i in zip(corners, ids.ravel(), strict=True):
+                if int(i) in self.points:
+                    out[int(i)] = c.reshape(4, 2)
+        return out
+
+    def _track(self, gray: np.ndarray, h: np.ndarray) -> dict[int, np.ndarray]:
+        """Search windows around each marker's last position, as one mosaic image."""
+        boxes = []
+        for mid, pts in self.points.items():
+            proj = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), h)
+            proj = proj.reshape(4, 2)
+            x0, y0 = proj.min(axis=0)
+            x1, y1 = proj.max(axis=0)
+            pad = max(x1 - x0, y1 - y0) * 0.6 + 4
+            bx0, by0 = int(max(0, x0 - pad)), int(max(0, y0 - pad))
+            bx1, by1 = int(min(gray.shape[1], x1 + pad)), int(min(gray.shape[0], y1 + pad))
+            if bx1 - bx0 > 8 and by1 - by0 > 8:
+                boxes.append((mid, bx0, by0, bx1, by1))
+        if not boxes:
+            return {}
+        cell = max(max(b[3] - b[1], b[4] - b[2]) for b in boxes) + 8
+        cols = int(np.ceil(np.sqrt(len(boxes))))
+        rows = int(np.ceil(len(boxes) / cols))
+        mosaic = np.full((rows * cell, cols * cell), 255, np.uint8)
+        offsets = []
+        for k, (_, x0, y0, x1, y1) in enumerate(boxes):
+            r, c = divmod(k, cols)
+            ox, oy = c * cell + 4, r * cell + 4
+            mosaic[oy:oy + y1 - y0, ox:ox + x1 - x0] = gray[y0:y1, x0:x1]
+            offsets.append((ox - x0, oy - y0, ox, oy, ox + x1 - x0, oy + y1 - y0))
+        found = self._detect(mosaic)
+        out: dict[int, np.ndarray] = {}
+        for mid, pts in found.items():
+            cx, cy = pts.mean(axis=0)
+            for (dx, dy, ox0, oy0, ox1, oy1) in offsets:
+                if ox0 <= cx < ox1 and oy0 <= cy < oy1:
+                    out[mid] = pts - np.array([dx, dy], np.float32)
+                    break
+        return out
+
+    # -- homography -----------------------------------------------------------------------------
+    def _fit(self, seen: dict[int, np.ndarray]) -> tuple[np.ndarray | None, float | None]:
+        if len(seen) < self.cfg.min_markers:
+            return None, None
+        src = np.concatenate([self.points[i] for i in seen]).astype(np.float64)
+        dst = np.concatenate([seen[i] for i in seen]).astype(np.float64)
+        h, inliers = cv2.findHomography(src, dst, cv2.RANSAC, self.cfg.ransac_px)
+        if h is None:
+            return None, None
+        proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
+        err = float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
+        if err > self.cfg.max_reprojection_px:
+            return None, err
+        return h, err
+
+    def _displacement(self, a: np.ndarray, b: np.ndarray) -> float:
+        pts = np.concatenate(list(self.points.values())).reshape(-1, 1, 2).astype(np.float64)
+        pa = cv2.perspectiveTransform(pts, a)
+        pb = cv2.perspectiveTransform(pts, b)
+        return float(np.max(np.linalg.norm(pa - pb, axis=2)))
+
+    def locate(self, gray: np.ndarray) -> MapFix:
+        last = self.last if self.last is not None and self.last.found else None
+        seen: dict[int, np.ndarray] = {}
+        mode = "full"
+        if last is not None and self.since_full < self.cfg.full_detect_every:
+            seen = self._track(gray, last.homography)  # type: ignore[arg-type]
+            mode = "track"
+            if len(seen) < max(self.cfg.min_markers, len(last.markers_seen) // 2):
+                seen, mode = self._detect(gray), "full"
+        else:
+            seen = self._detect(gray)
+        self.since_full = 0 if mode == "full" else self.since_full + 1
+        h, err = self._fit(seen)
+        if h is None:
+            if last is not None:
+                # Markers covered (hands) or a bad frame: keep the last good fix.
+                fix = MapFix(True, last.homography, sorted(seen), last.reprojection_px,
+                             from_memory=True, mode=mode)
+                return fix
+            fix = MapFix(False, None, sorted(seen), err, mode=mode)
+            self.last = fix
+            return fix
+        moved = last is not None and self._displacement(h, last.homography) > self.cfg.bump_px
+        if last is not None and not moved:
+            # Small jitter: keep the old homography so the rectified image stays still.
+            h = last.homography
+        fix = MapFix(True, h, sorted(seen), err, moved=moved, mode=mode)
+        self.last = fix
+        return fix
+
+    def reset(self) -> None:
+        self.last = None
+        self.since_full = 0

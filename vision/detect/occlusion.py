@@ -1,0 +1,56 @@
+"""Stage 5: hands and arms over the map.
+
+A hand is foreground that bases do not explain: a connected blob much larger than a
+base whose area is mostly outside the detected base discs. Every region it touches
+(plus a margin, for fingers the mask missed) is occluded: the detector reports what it
+sees there, but nothing downstream may trust or commit it.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ..config import VisionConfig
+from ..layout import Layout
+from .bases import BaseCandidate
+
+
+class OcclusionFinder:
+    def __init__(self, layout: Layout, config: VisionConfig) -> None:
+        self.cfg = config
+        s = config.px_per_mm
+        self.s = s
+        self.base_area = np.pi * (layout.base_diameters[1] / 2 * s) ** 2
+        h, w = int(round(layout.sheet[1] * s)), int(round(layout.sheet[0] * s))
+        self.region_masks = []
+        for r in layout.regions:
+            m = np.zeros((h, w), np.uint8)
+            cv2.fillPoly(m, [(np.array(r.polygon) * s).round().astype(np.int32)], 255)
+            self.region_masks.append((r.name, m > 0))
+        self.shape = (h, w)
+
+    def find(self, mask: np.ndarray, bases: list[BaseCandidate]) -> tuple[set[str], np.ndarray]:
+        explained = np.zeros_like(mask)
+        for b in bases:
+            cv2.circle(explained, (int(round(b.x)), int(round(b.y))), int(b.radius * 1.15) + 1,
+                       255, -1)
+        rest = cv2.bitwise_and(mask, cv2.bitwise_not(explained))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, 8)
+        hand = np.zeros_like(mask)
+        for i in range(1, n):
+            area = stats[i, cv2.CC_STAT_AREA]
+            if area < self.cfg.hand_area_bases * self.base_area:
+                continue
+            comp = labels == i
+            unexplained = int(np.count_nonzero(rest[comp]))
+            if unexplained > 1.5 * self.base_area:
+                hand[comp] = 255
+        occluded: set[str] = set()
+        if hand.any():
+            m = int(self.cfg.occlusion_margin_mm * self.s)
+            grown = cv2.dilate(hand, np.ones((2 * m + 1, 2 * m + 1), np.uint8)) > 0
+            for name, region in self.region_masks:
+                if np.any(grown & region):
+                    occluded.add(name)
+        return occluded, hand

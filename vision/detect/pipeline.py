@@ -1,0 +1,134 @@
+"""The detector: stages in order, each timed. One frame in, one ``Detection`` out."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ..config import VisionConfig
+from ..layout import Layout
+from .bases import BaseFinder
+from .foreground import ForegroundModel
+from .identify import Identifier
+from .locate import MapFix, MapLocator
+from .occlusion import OcclusionFinder
+
+
+@dataclass
+class SeenBase:
+    region: str
+    x_mm: float
+    y_mm: float
+    diameter_mm: float
+    owner: str | None
+    owner_confidence: float
+    sticker: int | None
+    tag: str  # read / none / unreadable
+    confidence: float
+    occluded: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"sticker": self.sticker, "owner": self.owner,
+                "confidence": round(self.confidence, 3), "tag": self.tag,
+                "owner_confidence": round(self.owner_confidence, 3),
+                "center_mm": [round(self.x_mm, 1), round(self.y_mm, 1)],
+                "diameter_mm": round(self.diameter_mm, 1)}
+
+
+@dataclass
+class Detection:
+    fix: MapFix
+    bases: list[SeenBase] = field(default_factory=list)
+    occluded: set[str] = field(default_factory=set)
+    timing_ms: dict[str, float] = field(default_factory=dict)
+    size: tuple[int, int] = (0, 0)
+    layout: Layout | None = None
+
+    def by_region(self, role: str) -> dict[str, list[dict[str, Any]]]:
+        assert self.layout is not None
+        out: dict[str, list[dict[str, Any]]] = {
+            r.name: [] for r in self.layout.regions if r.role == role}
+        for b in self.bases:
+            if b.region in out:
+                out[b.region].append(b.to_dict())
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        f = self.fix
+        return {
+            "image": {"width": self.size[0], "height": self.size[1]},
+            "map": {"found": f.found, "markers_seen": f.markers_seen,
+                    "markers_expected": len(self.layout.markers) if self.layout else None,
+                    "reprojection_error_px": None if f.reprojection_px is None
+                    else round(f.reprojection_px, 3),
+                    "moved": f.moved, "from_memory": f.from_memory},
+            "cells": self.by_region("cell") if f.found else {},
+            "zones": self.by_region("zone") if f.found else {},
+            "occluded": sorted(self.occluded),
+            "timing_ms": {k: round(v, 2) for k, v in self.timing_ms.items()},
+        }
+
+
+class Detector:
+    """Stateful across frames (the map locator tracks the markers); one per camera."""
+
+    def __init__(self, layout: Layout, config: VisionConfig | None = None) -> None:
+        self.layout = layout
+        self.cfg = config or VisionConfig()
+        self.locator = MapLocator(layout, self.cfg)
+        self.foreground = ForegroundModel(layout, self.cfg)
+        self.finder = BaseFinder(layout, self.cfg)
+        self.identifier = Identifier(layout, self.cfg)
+        self.occlusion = OcclusionFinder(layout, self.cfg)
+
+    def detect(self, frame: np.ndarray) -> Detection:
+        if frame is None or frame.ndim not in (2, 3) or frame.size == 0:
+            raise ValueError("not an image")
+        if frame.ndim == 2:
+            frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        t = {}
+        t0 = time.perf_counter()
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        fix = self.locator.locate(gray)
+        t1 = time.perf_counter()
+        t["locate"] = (t1 - t0) * 1000
+        det = Detection(fix, size=(frame.shape[1], frame.shape[0]), layout=self.layout)
+        if not fix.found:
+            t["total"] = t["locate"]
+            det.timing_ms = t
+            return det
+        h = fix.homography
+        fg = self.foreground.extract(frame, h)
+        t2 = time.perf_counter()
+        t["foreground"] = (t2 - t1) * 1000
+        cands, _ = self.finder.find(fg)
+        t3 = time.perf_counter()
+        t["bases"] = (t3 - t2) * 1000
+        occluded, hand = self.occlusion.find(fg.mask, cands)
+        t4 = time.perf_counter()
+        t["occlusion"] = (t4 - t3) * 1000
+        s = fg.scale
+        for c in cands:
+            if hand[int(round(c.y)), int(round(c.x))]:
+                continue  # inside a hand: fingers look like bases
+            x_mm, y_mm, r_mm = c.x / s, c.y / s, c.radius / s
+            region = self.layout.region_at(x_mm, y_mm)
+            if region is None:
+                continue
+            paper = float(fg.illum[int(round(c.y)), int(round(c.x))])
+            ident = self.identifier.identify(frame, h, x_mm, y_mm, r_mm, paper)
+            conf = ident.owner_confidence if ident.tag != "read" else \
+                min(1.0, 0.5 * ident.owner_confidence + 0.5 * ident.tag_confidence + 0.2)
+            det.bases.append(SeenBase(region.name, x_mm, y_mm, 2 * r_mm, ident.owner,
+                                      ident.owner_confidence, ident.sticker, ident.tag, conf,
+                                      region.name in occluded))
+        t5 = time.perf_counter()
+        t["identify"] = (t5 - t4) * 1000
+        t["total"] = (t5 - t0) * 1000
+        det.occluded = occluded
+        det.timing_ms = t
+        return det

@@ -11,7 +11,8 @@ from pathlib import Path
 @dataclass(frozen=True)
 class VisionConfig:
     # locate: fiducials -> homography
-    min_markers: int = 2  # markers needed to trust a homography (8 corner points)
+    min_markers: int = 3  # markers needed to trust a homography
+    min_marker_spread: float = 0.08  # their hull's area as a share of the sheet
     ransac_px: float = 4.0
     max_reprojection_px: float = 6.0  # worse than this: the homography is rejected
     full_detect_every: int = 30  # frames between full-frame marker searches when tracking
@@ -25,10 +26,14 @@ class VisionConfig:
     min_radius_fraction: float = 0.55  # distance-transform peak / smallest base radius
     max_radius_fraction: float = 1.35  # larger peaks are not bases (hands, arms)
     # identify
-    sector_agreement: float = 0.7  # share of a wedge's samples that must agree
+    sticker_fraction: float = 0.9  # sticker radius / foreground disc radius (dark base rim)
+    sector_agreement: float = 0.8  # share of a wedge's samples that must agree
+    tag_margin: float = 0.18  # best id must beat every other by this share of the evidence
+    tag_agreement: float = 0.8  # share of the evidence the best id must explain
     min_owner_share: float = 0.65
     black_value: float = 0.38  # normalised brightness under which a sample is ink
     color_saturation: float = 0.40  # saturation over which a sample is a player colour
+    ink_saturation: float = 0.35  # ink is neutral: darker samples more saturated are not ink
     hue_tolerance_deg: float = 28.0
     # occlusion
     hand_area_bases: float = 2.5  # foreground blob larger than this many bases: a hand

@@ -178,8 +178,8 @@ class Layout:
 
 # -- the Dreamblade map ----------------------------------------------------------------------
 CELL_MM = 110.0  # eight 32 mm bases fit in a 110 mm square with room for fingers
-MARKER_MM = 40.0
-BAND_MM = 55.0  # marker band between the grid and the zones
+MARKER_MM = 50.0
+BAND_MM = 64.0  # marker band between the grid and the zones
 ZONE_MM = 85.0  # off-map strip along each player's edge
 EDGE_MM = 12.0  # white margin at the sheet's edge
 PLAYER_COLORS = {"p1": "#F0780A", "p2": "#1A78E0"}  # orange and blue: far apart in hue

@@ -81,7 +81,7 @@ def _rotation_table() -> tuple[np.ndarray, np.ndarray]:
     return np.array(rows, dtype=np.int8), np.array(ids, dtype=np.int16)
 
 
-def match(bits: np.ndarray) -> tuple[int | None, float]:
+def match(bits: np.ndarray, max_unknown: int = 3) -> tuple[int | None, float]:
     """Best id for read wedges (1 black, 0 colour, -1 unreadable) and a confidence.
 
     Returns (None, ...) when the reading fits no codeword exactly or fits several: a
@@ -89,7 +89,7 @@ def match(bits: np.ndarray) -> tuple[int | None, float]:
     """
     known = bits >= 0
     n_known = int(known.sum())
-    if n_known < SECTORS - 3:
+    if n_known < SECTORS - max_unknown:
         return None, 0.0
     table, ids = _rotation_table()
     mismatches = ((table != bits) & known).sum(axis=1)
@@ -122,3 +122,48 @@ def draw_tag(img: np.ndarray, center: tuple[float, float], radius: float,
                cv2.LINE_AA, shift)
     cv2.circle(img, (cx, cy), r, (15, 15, 15), max(1, int(radius * 0.06)) * 1,
                cv2.LINE_AA, shift)
+
+
+@lru_cache(maxsize=4)
+def templates(samples_per_turn: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every codeword at every sample rotation, as +1 (ink) / -1 (colour) rows."""
+    per = samples_per_turn // SECTORS
+    rows, ids = [], []
+    for tag_id in range(len(codebook())):
+        base = np.repeat(np.array(bits_of(tag_id), np.float32) * 2 - 1, per)
+        for k in range(samples_per_turn):
+            rows.append(np.roll(base, k))
+            ids.append(tag_id)
+    return np.array(rows, np.float32), np.array(ids, np.int16)
+
+
+def player_ids(player_index: int) -> range:
+    """Tag ids printed for a player: p1 0-19, p2 20-39 (index in the warband order)."""
+    half = MAX_IDS // 2
+    return range(player_index * half, (player_index + 1) * half)
+
+
+def decode_soft(evidence: np.ndarray,
+                allowed: range | None = None) -> tuple[int | None, float, float]:
+    """Maximum-likelihood id from per-angle evidence (ink weight minus colour weight).
+
+    Returns (id, margin, agreement): ``margin`` is how much better the best id explains
+    the evidence than any other id, and ``agreement`` the share of all evidence the best
+    explanation fits, both relative to the total evidence.
+    """
+    total = float(np.abs(evidence).sum())
+    if total <= 0:
+        return None, 0.0, 0.0
+    table, ids = templates(len(evidence))
+    if allowed is not None:
+        keep = (ids >= allowed.start) & (ids < allowed.stop)
+        table, ids = table[keep], ids[keep]
+    scores = table @ evidence
+    order = np.argsort(-scores)
+    best = int(order[0])
+    best_id = int(ids[best])
+    others = scores[ids != best_id]
+    second = float(others.max()) if len(others) else -total
+    margin = (float(scores[best]) - second) / total
+    agreement = (float(scores[best]) + total) / (2 * total)
+    return best_id, margin, agreement

@@ -51,23 +51,23 @@ class BaseFinder:
         for c in cands:
             if all((c.x - o.x) ** 2 + (c.y - o.y) ** 2 > (self.r_min * 1.2) ** 2 for o in kept):
                 kept.append(c)
-        for c in kept:
-            c.radius = self._radius(fg.mask, c)
+        if kept:
+            radii = self._radii(fg.mask, kept)
+            for c, r in zip(kept, radii, strict=True):
+                c.radius = r
         return kept, dt
 
-    def _radius(self, mask: np.ndarray, c: BaseCandidate) -> float:
+    def _radii(self, mask: np.ndarray, cands: list[BaseCandidate]) -> list[float]:
         """Median extent of the foreground along 16 rays, clamped to base sizes."""
         h, w = mask.shape
-        limit = int(self.r_max * 1.4) + 2
-        steps = np.arange(1, limit, 0.5)
-        runs = []
-        for a in np.linspace(0, 2 * np.pi, 16, endpoint=False):
-            xs = (c.x + np.cos(a) * steps).round().astype(int)
-            ys = (c.y + np.sin(a) * steps).round().astype(int)
-            ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-            vals = np.zeros(len(steps), bool)
-            vals[ok] = mask[ys[ok], xs[ok]] > 0
-            off = np.nonzero(~vals)[0]
-            runs.append(steps[off[0]] if len(off) else steps[-1])
-        r = float(np.median(runs))
-        return float(np.clip(r, self.r_min * 0.9, self.r_max * 1.05))
+        steps = np.arange(1, int(self.r_max * 1.4) + 2, 0.5, dtype=np.float32)
+        ang = np.linspace(0, 2 * np.pi, 16, endpoint=False, dtype=np.float32)
+        cx = np.array([c.x for c in cands], np.float32)[:, None, None]
+        cy = np.array([c.y for c in cands], np.float32)[:, None, None]
+        xs = np.clip((cx + np.cos(ang)[None, :, None] * steps).round(), 0, w - 1).astype(int)
+        ys = np.clip((cy + np.sin(ang)[None, :, None] * steps).round(), 0, h - 1).astype(int)
+        inside = mask[ys, xs] > 0  # (N, rays, steps)
+        inside[..., -1] = False
+        first_out = steps[np.argmax(~inside, axis=2)]
+        r = np.median(first_out, axis=1)
+        return [float(v) for v in np.clip(r, self.r_min * 0.9, self.r_max * 1.05)]

@@ -22,17 +22,18 @@ from ..printing.mapart import render_reference
 def illumination(gray: np.ndarray) -> np.ndarray:
     """Smooth estimate of the paper's brightness everywhere (float32, >= 1)."""
     h, w = gray.shape
-    small = cv2.resize(gray, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
-    small = cv2.dilate(small, np.ones((7, 7), np.uint8))
+    # A max filter a little wider than the largest base (in working pixels) removes
+    # bases and figures; the blur smooths the steps between windows.
+    small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    small = cv2.dilate(small, np.ones((11, 11), np.uint8))
     small = cv2.GaussianBlur(small, (0, 0), 2.0)
     big = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
     return np.maximum(big, 1.0)
 
 
 def saturation(bgr: np.ndarray) -> np.ndarray:
-    mx = bgr.max(axis=2).astype(np.float32)
-    mn = bgr.min(axis=2).astype(np.float32)
-    return (mx - mn) / (mx + 8.0)
+    """HSV saturation as 0..1 (OpenCV's conversion is far faster than numpy's max/min)."""
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[..., 1].astype(np.float32) * (1 / 255)
 
 
 @dataclass
@@ -79,4 +80,12 @@ class ForegroundModel:
         kernel = np.ones((3, 3), np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
-        return Foreground(rect, illum, mask, self.scale)
+        return Foreground(rect, illum, fill_holes(mask), self.scale)
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """A light figure on a base leaves a hole in the mask; a base is a solid disc."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 255, -1)
+    return out

@@ -22,7 +22,10 @@ from ..config import VisionConfig
 from ..layout import Layout
 
 ANGLES = 60  # samples around the ring (6 per wedge)
-RADII = (0.62, 0.72, 0.8, 0.87)  # fractions of the radius inside the coded annulus
+# Radii sampled, as fractions of the estimated radius: wide enough to find the sticker's
+# true edge (where the owner colour stops), fine enough to read the wedges inside it.
+RADII = tuple(np.round(np.arange(0.5, 1.251, 0.05), 3))
+CODE_BAND = (0.66, 0.93)  # fractions of the sticker's radius that are read
 
 
 @dataclass
@@ -66,7 +69,8 @@ class Identifier:
         hsv = cv2.cvtColor(samples, cv2.COLOR_BGR2HSV)
         hue = hsv[..., 0].astype(np.float32) * 2.0
         out = np.full(value.shape, -1, np.int8)
-        out[value < self.cfg.black_value] = 0
+        # Ink is dark *and* neutral: dark painted figures are usually tinted.
+        out[(value < self.cfg.black_value) & (sat < self.cfg.ink_saturation)] = 0
         colored = (sat > self.cfg.color_saturation) & (value >= self.cfg.black_value * 0.8)
         diff = np.abs((hue[..., None] - self.hues + 180.0) % 360.0 - 180.0)
         best = diff.argmin(axis=-1)
@@ -77,46 +81,45 @@ class Identifier:
 
     def identify(self, frame: np.ndarray, homography: np.ndarray, cx_mm: float, cy_mm: float,
                  r_mm: float, paper: float) -> Identity:
-        cls = self.classify(self.sample(frame, homography, cx_mm, cy_mm, r_mm), paper)
-        counts = [int((cls == k + 1).sum()) for k in range(len(self.players))]
+        dense = self.classify(self.sample(frame, homography, cx_mm, cy_mm, r_mm), paper)
+        colored = (dense > 0).mean(axis=1)
+        edge = float(RADII[-1])
+        if colored.max() > 0:
+            # The sticker ends where its colour stops; beyond is the base's dark rim.
+            outer = np.nonzero(colored >= 0.5 * colored.max())[0]
+            edge = float(RADII[outer[-1]]) + 0.025
+        # Figures stand in the middle and hide the tag from the inside out, so the outer
+        # band is believed first; the inner band only speaks where the outer is hidden
+        # and does not contradict it.
+        outer_rows = [i for i, f in enumerate(RADII) if 0.78 * edge <= f <= 0.93 * edge]
+        inner_rows = [i for i, f in enumerate(RADII) if 0.55 * edge <= f < 0.78 * edge]
+        band = dense[outer_rows] if outer_rows else dense
+        counts = [int((band == k + 1).sum()) for k in range(len(self.players))]
         total_color = sum(counts)
         owner, owner_conf = None, 0.0
         if total_color:
             k = int(np.argmax(counts))
             share = counts[k] / total_color
-            if share >= self.cfg.min_owner_share and total_color >= 6:
+            if share >= self.cfg.min_owner_share and total_color >= 4:
                 owner = self.players[k]
-                owner_conf = round(share * min(1.0, total_color / 40), 3)
+                owner_conf = round(share * min(1.0, total_color / 25), 3)
         if owner is None:
             return Identity(None, 0.0, None, "unreadable", 0.0)
         mine = self.players.index(owner) + 1
-        per = ANGLES // tags.SECTORS
-        best: tuple[float, np.ndarray] | None = None
-        for phase in range(per):
-            rolled = np.roll(cls, -phase, axis=1)
-            bits = np.full(tags.SECTORS, -1, np.int8)
-            score = 0.0
-            for k in range(tags.SECTORS):
-                wedge = rolled[:, k * per + 1:(k + 1) * per - 1]  # skip wedge borders
-                ink = int((wedge == 0).sum())
-                col = int((wedge == mine).sum())
-                n = wedge.size
-                if ink + col < n * 0.5:
-                    continue
-                if ink >= self.cfg.sector_agreement * (ink + col):
-                    bits[k] = 1
-                elif col >= self.cfg.sector_agreement * (ink + col):
-                    bits[k] = 0
-                else:
-                    continue
-                score += max(ink, col) / n
-            if best is None or score > best[0]:
-                best = (score, bits)
-        assert best is not None
-        bits = best[1]
-        if not (bits == 1).any() and (bits == 0).sum() >= tags.SECTORS // 2:
-            return Identity(owner, owner_conf, None, "none", round(best[0] / tags.SECTORS, 3))
-        tag_id, conf = tags.match(bits)
-        if tag_id is None:
+        # Soft decoding: every classified sample votes, outer ones (less often hidden by
+        # the figure) with more weight; the codeword and rotation that explain the votes
+        # best win, if they beat every other codeword by a clear margin.
+        weights = np.clip((np.array(RADII) / edge - 0.5) * 2.5, 0.0, 1.0)
+        weights[np.array(RADII) > 0.95 * edge] = 0.0  # the blurred edge itself
+        ink = ((dense == 0) * weights[:, None]).sum(axis=0)
+        col = ((dense == mine) * weights[:, None]).sum(axis=0)
+        if col.sum() > 0 and ink.sum() < 0.05 * col.sum():
+            return Identity(owner, owner_conf, None, "none", round(owner_conf, 3))
+        # The colour says whose sticker it is, so only that player's ids compete.
+        tag_id, margin, agreement = tags.decode_soft((ink - col).astype(np.float32),
+                                                     tags.player_ids(mine - 1))
+        if (tag_id is None or margin < self.cfg.tag_margin
+                or agreement < self.cfg.tag_agreement):
             return Identity(owner, owner_conf, None, "unreadable", 0.0)
-        return Identity(owner, owner_conf, tag_id, "read", conf)
+        conf = min(1.0, margin / max(1e-6, 2 * self.cfg.tag_margin)) * agreement
+        return Identity(owner, owner_conf, tag_id, "read", round(conf, 3))

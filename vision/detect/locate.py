@@ -89,8 +89,18 @@ class MapLocator:
         return out
 
     # -- homography -----------------------------------------------------------------------------
+    def _spread(self, seen: dict[int, np.ndarray]) -> float:
+        """Area of the hull of the seen markers' centres, as a share of the sheet: a
+        homography from markers bunched in one corner extrapolates badly elsewhere."""
+        centres = np.array([self.points[i].mean(axis=0) for i in seen], np.float32)
+        if len(centres) < 3:
+            return 0.0
+        hull = cv2.convexHull(centres)
+        w, h = self.layout.sheet
+        return float(cv2.contourArea(hull)) / (w * h)
+
     def _fit(self, seen: dict[int, np.ndarray]) -> tuple[np.ndarray | None, float | None]:
-        if len(seen) < self.cfg.min_markers:
+        if len(seen) < self.cfg.min_markers or self._spread(seen) < self.cfg.min_marker_spread:
             return None, None
         src = np.concatenate([self.points[i] for i in seen]).astype(np.float64)
         dst = np.concatenate([seen[i] for i in seen]).astype(np.float64)

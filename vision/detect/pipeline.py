@@ -120,7 +120,8 @@ class Detector:
             if region is None:
                 continue
             paper = float(fg.illum[int(round(c.y)), int(round(c.x))])
-            ident = self.identifier.identify(frame, h, x_mm, y_mm, r_mm, paper)
+            ident = self.identifier.identify(frame, h, x_mm, y_mm,
+                                             r_mm * self.cfg.sticker_fraction, paper)
             conf = ident.owner_confidence if ident.tag != "read" else \
                 min(1.0, 0.5 * ident.owner_confidence + 0.5 * ident.tag_confidence + 0.2)
             det.bases.append(SeenBase(region.name, x_mm, y_mm, 2 * r_mm, ident.owner,

@@ -77,10 +77,10 @@ def print_map(layout: Layout, out_dir: Path, dpi: float = 150.0, paper: str = "a
 
 def sticker_ids(player: str, count: int) -> list[int]:
     """Sticker ids of a player's warband: p1 uses 0-19, p2 uses 20-39 (by warband index)."""
-    base = 0 if player == "p1" else tags.MAX_IDS // 2
-    if count > tags.MAX_IDS // 2:
-        raise ValueError(f"at most {tags.MAX_IDS // 2} stickers per player")
-    return [base + i for i in range(count)]
+    ids = tags.player_ids(0 if player == "p1" else 1)
+    if count > len(ids):
+        raise ValueError(f"at most {len(ids)} stickers per player")
+    return list(ids[:count])
 
 
 def print_stickers(layout: Layout, player: str, names: list[str], out_dir: Path,

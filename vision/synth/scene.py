@@ -148,9 +148,17 @@ class SceneRenderer:
         for b in scene.bases:
             cx, cy = px(b.x, b.y)
             r = b.diameter / 2 * s
-            # Contact shadow and the base's dark side wall.
-            cv2.circle(tex, (int(cx + 0.08 * r * 16) // 16 * 0 + int(cx + 0.08 * r),
-                             int(cy + 0.1 * r)), int(r * 1.08), (40, 40, 40), -1, cv2.LINE_AA)
+            # A soft contact shadow, then the base's dark bevelled side (about 1 mm).
+            x0, y0 = int(cx - 2 * r), int(cy - 2 * r)
+            x1, y1 = int(cx + 2 * r), int(cy + 2 * r)
+            if x0 >= 0 and y0 >= 0 and x1 <= tex.shape[1] and y1 <= tex.shape[0]:
+                patch = np.zeros((y1 - y0, x1 - x0), np.float32)
+                cv2.circle(patch, (int(cx - x0 + 0.06 * r), int(cy - y0 + 0.08 * r)),
+                           int(r * 1.05), 1.0, -1, cv2.LINE_AA)
+                patch = cv2.GaussianBlur(patch, (0, 0), r * 0.12)
+                roi = tex[y0:y1, x0:x1].astype(np.float32)
+                tex[y0:y1, x0:x1] = (roi * (1 - 0.45 * patch[..., None])).astype(np.uint8)
+            cv2.circle(tex, (int(cx), int(cy)), int(r + 1.0 * s), (30, 30, 32), -1, cv2.LINE_AA)
             color = self.layout.player_bgr(b.owner)
             tags.draw_tag(tex, (cx, cy), r, b.tag, color, b.angle)
             if b.figure > 0:

@@ -98,3 +98,207 @@ def bench_rules(games: int = 200, seed: int = 1, checks: int = 20000) -> dict[st
         "legal_actions_p50_us": round(_pct(legal_us, 50), 1),
         "legal_actions_p99_us": round(_pct(legal_us, 99), 1),
     }
+
+
+# -- vision ---------------------------------------------------------------------------------
+def conditions():  # name -> (Conditions, hands)
+    from vision.synth import Conditions
+
+    return {
+        "clean": (Conditions(), 0),
+        "tilt": (Conditions(tilt_deg=38, yaw_deg=8, distortion=-0.04), 0),
+        "blur": (Conditions(blur=6), 0),
+        "dim": (Conditions(light=0.4, noise=5, uneven=0.3), 0),
+        "glare": (Conditions(glare=150), 0),
+        "shadow": (Conditions(shadow=0.5), 0),
+        "figures": (Conditions(tilt_deg=15), 0),
+        "hands": (Conditions(tilt_deg=10), 1),
+    }
+
+
+FIGURES_IN = {"figures", "hands"}
+
+
+def _match(truth_bases, seen, radius_factor=0.5):
+    """Pairs (truth, seen) by nearest centre within half a base diameter."""
+    import math
+
+    pairs, used = [], set()
+    for b in truth_bases:
+        best = None
+        for i, s in enumerate(seen):
+            if i in used:
+                continue
+            d = math.hypot(s.x_mm - b.x, s.y_mm - b.y)
+            if d < b.diameter * radius_factor and (best is None or d < best[0]):
+                best = (d, i)
+        if best is not None:
+            used.add(best[1])
+            pairs.append((b, seen[best[1]]))
+        else:
+            pairs.append((b, None))
+    extra = [s for i, s in enumerate(seen) if i not in used]
+    return pairs, extra
+
+
+def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
+    import cv2
+    import numpy as np
+
+    from vision.detect import Detector
+    from vision.layout import dreamblade_layout
+    from vision.synth import SceneRenderer, random_scene
+
+    cv2.setNumThreads(1)
+    if hasattr(os, "sched_setaffinity"):
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    layout = dreamblade_layout()
+    renderer = SceneRenderer(layout)
+    scenes_per = 4 if quick else 12
+    report: dict[str, Any] = {"scenes_per_condition": scenes_per, "bases_per_scene": 22,
+                              "conditions": {}}
+    sizes = {"720p": (1280, 720)} if quick else {"720p": (1280, 720), "1080p": (1920, 1080)}
+    stage_times: dict[str, dict[str, list[float]]] = {k: {} for k in sizes}
+    for name, (cond, hands) in conditions().items():
+        tot = ident_ok = read = wrong = owner_ok = matched = 0
+        regions_ok = regions_n = found = 0
+        for i in range(scenes_per):
+            rng = np.random.default_rng(seed * 1000 + i)
+            scene = random_scene(layout, rng, 22, hands=hands, figures=name in FIGURES_IN)
+            truth = scene.truth()
+            occluded_truth = scene.occluded_regions()
+            for size_name, size in sizes.items():
+                frame = renderer.render(scene, cond, size, seed=seed * 1000 + i)
+                det = Detector(layout)
+                d = det.detect(frame)
+                for k, v in d.timing_ms.items():
+                    stage_times[size_name].setdefault(k, []).append(v)
+                if size_name != "720p":
+                    continue
+                found += d.fix.found
+                pairs, _extra = _match(scene.bases, d.bases)
+                for b, s in pairs:
+                    r = layout.region_at(b.x, b.y)
+                    if r is not None and r.name in d.occluded:
+                        continue  # occluded regions are not scored
+                    tot += 1
+                    if s is None:
+                        continue
+                    matched += 1
+                    owner_ok += s.owner == b.owner
+                    if s.tag == "read":
+                        read += 1
+                        wrong += s.sticker != b.tag
+                    ident_ok += (s.sticker == b.tag) and s.owner == b.owner
+                counts: dict[str, int] = {}
+                for s in d.bases:
+                    counts[s.region] = counts.get(s.region, 0) + 1
+                for r in layout.regions:
+                    if r.name in d.occluded or r.name in occluded_truth:
+                        continue
+                    regions_n += 1
+                    regions_ok += counts.get(r.name, 0) == len(truth.get(r.name, []))
+        report["conditions"][name] = {
+            "bases_scored": tot,
+            "identity_accuracy": round(ident_ok / max(1, tot), 4),
+            "identity_read_rate": round(read / max(1, tot), 4),
+            "identity_precision": round((read - wrong) / max(1, read), 4),
+            "owner_accuracy": round(owner_ok / max(1, matched), 4),
+            "base_recall": round(matched / max(1, tot), 4),
+            "occupancy_accuracy": round(regions_ok / max(1, regions_n), 4),
+            "map_localization_rate": round(found / scenes_per, 4),
+        }
+    report["hand_sequences"] = _hand_sequences(layout, renderer, 3 if quick else 8, seed)
+    report["ms_per_frame_single_image"] = {
+        size: {stage: {"median": round(float(np.median(v)), 2),
+                       "p95": round(float(np.percentile(v, 95)), 2)}
+               for stage, v in stages.items()}
+        for size, stages in stage_times.items()}
+    report["ms_per_frame_stream"] = _stream_timing(layout, renderer, sizes, seed)
+    return report
+
+
+def _hand_sequences(layout, renderer, n: int, seed: int) -> dict[str, Any]:
+    """A base picked up by a hand and put down elsewhere; count wrong commits."""
+    import numpy as np
+
+    from vision.detect import Detector
+    from vision.stabilizer import Stabilizer
+    from vision.synth import Conditions, Hand, Scene, random_scene
+
+    wrong = missed = commits = held = 0
+    for k in range(n):
+        rng = np.random.default_rng(seed * 77 + k)
+        before = random_scene(layout, rng, 14, figures=True)
+        moving = before.bases[0]
+        cells = [r for r in layout.cells]
+        dest = cells[int(rng.integers(len(cells)))]
+        cx, cy = dest.center
+        after_bases = [*before.bases[1:], type(moving)(cx, cy, moving.owner, moving.tag,
+                                                       moving.diameter, moving.angle,
+                                                       moving.figure, moving.mini)]
+        after = Scene(layout, after_bases)
+
+        def sig(scene):
+            # What a commit claims about the board: how many bases stand in each region.
+            out: dict[str, int] = {}
+            for b in scene.bases:
+                r = layout.region_at(b.x, b.y)
+                out[r.name] = out.get(r.name, 0) + 1
+            return out
+
+        truth_sigs = [sig(before), sig(after)]
+        frames = []
+        for _ in range(6):
+            frames.append(before)
+        path = np.linspace([moving.x, moving.y], [cx, cy], 8)
+        for px, py in path:
+            mid = Scene(layout, list(before.bases[1:]),
+                        [Hand(float(px), float(py), "bottom" if py > layout.sheet[1] / 2
+                              else "top")])
+            frames.append(mid)
+        for _ in range(8):
+            frames.append(after)
+        det = Detector(layout)
+        stab = Stabilizer()
+        cond = Conditions(tilt_deg=12, noise=3)
+        last = None
+        for i, scene in enumerate(frames):
+            img = renderer.render(scene, cond, (1280, 720), seed=seed * 77 + k * 100 + i)
+            obs = stab.push(det.detect(img), i / 30, i)
+            if obs is None:
+                continue
+            commits += 1
+            got = {name: len(bases) for name, bases in obs.regions.items() if bases}
+            if got not in truth_sigs:
+                wrong += 1
+            last = got
+        held += stab.held_by_hands
+        missed += last != truth_sigs[1]
+    return {"sequences": n, "commits": commits, "wrong_commits": wrong,
+            "final_board_missed": missed, "frames_held_by_hands": held}
+
+
+def _stream_timing(layout, renderer, sizes, seed: int) -> dict[str, Any]:
+    """Consecutive frames of one scene (sensor noise differs): the locator tracks."""
+    import numpy as np
+
+    from vision.detect import Detector
+    from vision.synth import Conditions, random_scene
+
+    out = {}
+    for size_name, size in sizes.items():
+        scene = random_scene(layout, np.random.default_rng(seed), 22, figures=True)
+        frames = [renderer.render(scene, Conditions(noise=3), size, seed=s) for s in range(12)]
+        det = Detector(layout)
+        times: dict[str, list[float]] = {}
+        for _ in range(3):
+            for f in frames:
+                d = det.detect(f)
+                for k, v in d.timing_ms.items():
+                    times.setdefault(k, []).append(v)
+        out[size_name] = {stage: {"median": round(float(np.median(v)), 2),
+                                  "p95": round(float(np.percentile(v, 95)), 2)}
+                          for stage, v in times.items()}
+    return out

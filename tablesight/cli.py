@@ -134,6 +134,30 @@ def cmd_bench_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_vision(args: argparse.Namespace) -> int:
+    from .bench import bench_vision
+
+    result = bench_vision(quick=args.quick, seed=args.seed)
+    if args.json:
+        json.dump(result, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    print(f"{'condition':<10} {'identity':>8} {'read':>6} {'precis':>7} {'owner':>6} "
+          f"{'recall':>6} {'occup':>6} {'locate':>6}")
+    for name, m in result["conditions"].items():
+        print(f"{name:<10} {m['identity_accuracy']:>8.4f} {m['identity_read_rate']:>6.3f} "
+              f"{m['identity_precision']:>7.4f} {m['owner_accuracy']:>6.3f} "
+              f"{m['base_recall']:>6.3f} {m['occupancy_accuracy']:>6.4f} "
+              f"{m['map_localization_rate']:>6.2f}")
+    print("hand sequences:", result["hand_sequences"])
+    for mode in ("ms_per_frame_single_image", "ms_per_frame_stream"):
+        for size, stages in result[mode].items():
+            total = stages.get("total", {})
+            print(f"{mode} {size}: median {total.get('median')} ms, p95 {total.get('p95')} ms; "
+                  + ", ".join(f"{k} {v['median']}" for k, v in stages.items() if k != "total"))
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_rules_demo
 
@@ -180,6 +204,10 @@ def build_parser() -> argparse.ArgumentParser:
     wcheck.add_argument("--catalog", action="append")
     wcheck.set_defaults(func=cmd_warband_check)
 
+    from .vision_cli import add_parsers
+
+    add_parsers(sub)
+
     bench = sub.add_parser("bench", help="benchmarks").add_subparsers(
         dest="bench_command", required=True)
     brules = bench.add_parser("rules", help="random full games per second, action check time")
@@ -188,6 +216,11 @@ def build_parser() -> argparse.ArgumentParser:
     brules.add_argument("--seed", type=int, default=1)
     brules.add_argument("--json", action="store_true")
     brules.set_defaults(func=cmd_bench_rules)
+    bvision = bench.add_parser("vision", help="detector accuracy and speed on synthetic scenes")
+    bvision.add_argument("--quick", action="store_true")
+    bvision.add_argument("--seed", type=int, default=1)
+    bvision.add_argument("--json", action="store_true")
+    bvision.set_defaults(func=cmd_bench_vision)
     return p
 
 

@@ -37,6 +37,8 @@ class VisionConfig:
     hue_tolerance_deg: float = 28.0
     # occlusion
     hand_area_bases: float = 2.5  # foreground blob larger than this many bases: a hand
+    hand_dark_diff: float = 0.10  # the looser difference used to find hands
+    hand_sat_diff: float = 0.12
     occlusion_margin_mm: float = 12.0
     # temporal stabiliser
     stable_frames: int = 4  # consistent frames before a change is committed

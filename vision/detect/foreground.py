@@ -40,8 +40,9 @@ def saturation(bgr: np.ndarray) -> np.ndarray:
 class Foreground:
     rectified: np.ndarray  # BGR, sheet coordinates
     illum: np.ndarray  # float32 paper brightness
-    mask: np.ndarray  # uint8 0/255
+    mask: np.ndarray  # uint8 0/255: bases (strong difference to the map)
     scale: float  # px per mm
+    loose: np.ndarray | None = None  # uint8 0/255: any clear difference (hands, arms)
 
 
 class ForegroundModel:
@@ -74,13 +75,20 @@ class ForegroundModel:
         gray = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
         illum = illumination(gray)
         norm = gray.astype(np.float32) / illum
-        dark = (self.ref_norm - norm) > self.cfg.dark_diff
-        sat = ((saturation(rect) - self.ref_sat) > self.cfg.sat_diff) & (norm > 0.2)
+        darker = self.ref_norm - norm
+        more_sat = saturation(rect) - self.ref_sat
+        dark = darker > self.cfg.dark_diff
+        sat = (more_sat > self.cfg.sat_diff) & (norm > 0.2)
         mask = ((dark | sat).astype(np.uint8) * 255) & self.region_mask
         kernel = np.ones((3, 3), np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
-        return Foreground(rect, illum, fill_holes(mask), self.scale)
+        # Skin and sleeves differ from paper less than a sticker does: a looser mask,
+        # used only to find hands, catches them.
+        loose = ((darker > self.cfg.hand_dark_diff) | (more_sat > self.cfg.hand_sat_diff))
+        loose = loose.astype(np.uint8) * 255
+        loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        return Foreground(rect, illum, fill_holes(mask), self.scale, fill_holes(loose))
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:

@@ -22,6 +22,7 @@ class OcclusionFinder:
         s = config.px_per_mm
         self.s = s
         self.base_area = np.pi * (layout.base_diameters[1] / 2 * s) ** 2
+        self.r_max = layout.base_diameters[1] / 2 * s
         h, w = int(round(layout.sheet[1] * s)), int(round(layout.sheet[0] * s))
         self.region_masks = []
         for r in layout.regions:
@@ -30,21 +31,31 @@ class OcclusionFinder:
             self.region_masks.append((r.name, m > 0))
         self.shape = (h, w)
 
-    def find(self, mask: np.ndarray, bases: list[BaseCandidate]) -> tuple[set[str], np.ndarray]:
+    def find(self, mask: np.ndarray, bases: list[BaseCandidate],
+             loose: np.ndarray | None = None) -> tuple[set[str], np.ndarray]:
+        """``mask``: the bases' foreground; ``loose``: every clear difference to the map."""
+        if loose is None:
+            loose = mask
+        dt = cv2.distanceTransform(loose, cv2.DIST_L2, 3)
         explained = np.zeros_like(mask)
         for b in bases:
             cv2.circle(explained, (int(round(b.x)), int(round(b.y))), int(b.radius * 1.15) + 1,
                        255, -1)
-        rest = cv2.bitwise_and(mask, cv2.bitwise_not(explained))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, 8)
+        rest = cv2.bitwise_and(loose, cv2.bitwise_not(explained))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(loose, 8)
         hand = np.zeros_like(mask)
+        wide = self.cfg.max_radius_fraction * self.r_max
         for i in range(1, n):
             area = stats[i, cv2.CC_STAT_AREA]
-            if area < self.cfg.hand_area_bases * self.base_area:
+            if area < 1.5 * self.base_area:
                 continue
             comp = labels == i
+            # Wider than any base somewhere (a palm, an arm), or large and not made of
+            # base-sized discs: either way, not bases.
+            too_wide = float(dt[comp].max()) > wide
             unexplained = int(np.count_nonzero(rest[comp]))
-            if unexplained > 1.5 * self.base_area:
+            if too_wide or (area >= self.cfg.hand_area_bases * self.base_area
+                            and unexplained > 1.5 * self.base_area):
                 hand[comp] = 255
         occluded: set[str] = set()
         if hand.any():

@@ -108,7 +108,7 @@ class Detector:
         cands, _ = self.finder.find(fg)
         t3 = time.perf_counter()
         t["bases"] = (t3 - t2) * 1000
-        occluded, hand = self.occlusion.find(fg.mask, cands)
+        occluded, hand = self.occlusion.find(fg.mask, cands, fg.loose)
         t4 = time.perf_counter()
         t["occlusion"] = (t4 - t3) * 1000
         s = fg.scale

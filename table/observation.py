@@ -1,0 +1,43 @@
+"""What the camera side hands to the table: the observed board, as plain values.
+
+Defined here (not in ``vision``) because ``table`` consumes it and must not import the
+camera code; ``vision`` produces it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ObservedBase:
+    owner: str | None  # "p1" / "p2", or None when the colour could not be read
+    sticker: int | None  # tag id, or None (plain ring, or not readable)
+    tag: str  # "read", "none" (a plain ring) or "unreadable"
+    confidence: float
+    x_mm: float
+    y_mm: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"owner": self.owner, "sticker": self.sticker, "tag": self.tag,
+                "confidence": round(self.confidence, 3),
+                "center_mm": [round(self.x_mm, 1), round(self.y_mm, 1)]}
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A board the camera has seen steadily: region name -> bases in it."""
+
+    time: float  # seconds, the timestamp of the last frame that confirmed it
+    frame: int
+    regions: dict[str, tuple[ObservedBase, ...]] = field(default_factory=dict)
+    occluded: frozenset[str] = frozenset()
+
+    def count(self, region: str) -> int:
+        return len(self.regions.get(region, ()))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"time": round(self.time, 3), "frame": self.frame,
+                "regions": {k: [b.to_dict() for b in v] for k, v in self.regions.items() if v},
+                "occluded": sorted(self.occluded)}

@@ -1,0 +1,225 @@
+"""The vision and printing subcommands (kept apart from cli.py: they import OpenCV)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .cli import UsageError
+
+
+def load_layout(path: str | None):  # -> Layout
+    from vision.layout import Layout, LayoutError, dreamblade_layout
+
+    if path is None:
+        return dreamblade_layout()
+    try:
+        return Layout.load(path)
+    except LayoutError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def load_config(path: str | None):  # -> VisionConfig
+    from vision.config import VisionConfig
+
+    try:
+        return VisionConfig.load(path)
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_print_map(args: argparse.Namespace) -> int:
+    from vision.printing.sheets import print_map
+
+    layout = load_layout(args.layout)
+    files = print_map(layout, Path(args.out), dpi=args.dpi, paper=args.paper)
+    print(f"layout      {files.layout}")
+    print(f"png         {files.png}  ({args.dpi:.0f} dpi, "
+          f"{layout.sheet[0]:.0f} x {layout.sheet[1]:.0f} mm)")
+    print(f"one sheet   {files.sheet_pdf}")
+    print(f"tiled       {files.tiled_pdf}  ({files.tiles} {args.paper} pages, 10 mm overlap)")
+    return 0
+
+
+def cmd_print_stickers(args: argparse.Namespace) -> int:
+    from table.dreamblade import Catalog, CatalogError, SetupError
+    from table.dreamblade.warband import load_warband
+    from vision.printing.sheets import print_stickers
+
+    from .cli import _read_json
+
+    layout = load_layout(args.layout)
+    try:
+        wb = load_warband(_read_json(args.warband), Catalog.builtin())
+    except (CatalogError, SetupError) as exc:
+        raise UsageError(f"{args.warband}: {exc}") from None
+    pdf, mapping = print_stickers(layout, args.player, list(wb.names), Path(args.out),
+                                  base_mm=args.base, paper=args.paper,
+                                  rings_only=args.rings_only)
+    print(f"stickers    {pdf}")
+    print(f"mapping     {mapping}")
+    return 0
+
+
+def cmd_vision_detect(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.detect import Detector
+
+    layout = load_layout(args.layout)
+    cfg = load_config(args.config)
+    if not Path(args.image).is_file():
+        raise UsageError(f"{args.image}: no such file")
+    frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    if frame is None:
+        raise UsageError(f"{args.image}: not an image OpenCV can read")
+    det = Detector(layout, cfg).detect(frame)
+    out = det.to_dict()
+    if args.annotate:
+        cv2.imwrite(args.annotate, annotate(frame, det))
+    if args.json:
+        json.dump(out, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        m = out["map"]
+        print(f"map found: {m['found']}  markers: {len(m['markers_seen'])}/"
+              f"{m['markers_expected']}  reprojection: {m['reprojection_error_px']} px")
+        for kind in ("cells", "zones"):
+            for name, bases in out[kind].items():
+                if bases:
+                    desc = ", ".join(f"{b['owner'] or '?'}:{b['sticker']}" for b in bases)
+                    print(f"  {name:<14} {desc}")
+        if out["occluded"]:
+            print(f"occluded: {' '.join(out['occluded'])}")
+        print(f"{out['timing_ms'].get('total', 0):.1f} ms")
+    return 0 if det.fix.found else 1
+
+
+def cmd_vision_live(args: argparse.Namespace) -> int:
+    import time
+
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.camera import CameraError, open_source
+    from vision.detect import Detector
+    from vision.stabilizer import Stabilizer
+
+    layout = load_layout(args.layout)
+    cfg = load_config(args.config)
+    try:
+        source = open_source(args.camera)
+    except CameraError as exc:
+        raise UsageError(str(exc)) from None
+    det = Detector(layout, cfg)
+    stab = Stabilizer(cfg.stable_frames)
+    out_dir = Path(args.out) if args.out else None
+    if out_dir:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    n = 0
+    misses = 0
+    try:
+        while args.frames is None or n < args.frames:
+            frame = source.read()
+            if frame is None:
+                if not getattr(source, "live", False):
+                    break
+                misses += 1
+                if misses % 30 == 1:
+                    print(json.dumps({"health": source.health().to_dict()}), flush=True)
+                time.sleep(0.03)
+                continue
+            n += 1
+            d = det.detect(frame.image)
+            obs = stab.push(d, frame.time, frame.index)
+            if obs is not None:
+                print(json.dumps({"observation": obs.to_dict()}), flush=True)
+            if source.freeze.frozen and n % 30 == 0:
+                print(json.dumps({"health": source.health().to_dict()}), flush=True)
+            if out_dir and n % args.every == 0:
+                cv2.imwrite(str(out_dir / f"frame-{frame.index:06d}.jpg"), annotate(frame.image, d))
+    finally:
+        source.close()
+    print(json.dumps({"frames": n, "health": source.health().to_dict()}), flush=True)
+    return 0
+
+
+def cmd_vision_synth(args: argparse.Namespace) -> int:
+    import cv2
+    import numpy as np
+
+    from vision.synth import SceneRenderer, random_scene
+
+    from .bench import conditions
+
+    layout = load_layout(args.layout)
+    renderer = SceneRenderer(layout)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for i in range(args.count):
+        rng = np.random.default_rng(args.seed + i)
+        table = conditions()
+        if args.condition and args.condition not in table:
+            raise UsageError(f"unknown condition {args.condition!r}: {', '.join(table)}")
+        cond_name = args.condition or list(table)[i % len(table)]
+        cond, hands = table[cond_name]
+        scene = random_scene(layout, rng, 20, hands=hands)
+        frame = renderer.render(scene, cond, tuple(args.size), seed=args.seed + i)
+        path = out / f"synth-{args.seed + i:05d}-{cond_name}.jpg"
+        cv2.imwrite(str(path), frame)
+        (out / f"{path.stem}.truth.json").write_text(json.dumps(
+            {"condition": cond_name, "regions": scene.truth(),
+             "occluded": sorted(scene.occluded_regions())}, indent=1))
+        print(path)
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    pr = sub.add_parser("print", help="printable map and stickers").add_subparsers(
+        dest="print_command", required=True)
+    pm = pr.add_parser("map", help="the map: PNG with DPI, one-sheet PDF, tiled PDF, layout")
+    pm.add_argument("--out", default="print")
+    pm.add_argument("--dpi", type=float, default=150.0)
+    pm.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    pm.add_argument("--layout", help="a layout JSON (default: the Dreamblade map)")
+    pm.set_defaults(func=cmd_print_map)
+    ps = pr.add_parser("stickers", help="base stickers for a warband, with the mapping")
+    ps.add_argument("--warband", required=True)
+    ps.add_argument("--player", choices=["p1", "p2"], default="p1")
+    ps.add_argument("--base", type=float, default=25.0, help="base diameter, mm")
+    ps.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    ps.add_argument("--rings-only", action="store_true",
+                    help="plain coloured rings (owner only, no identity)")
+    ps.add_argument("--out", default="print")
+    ps.add_argument("--layout")
+    ps.set_defaults(func=cmd_print_stickers)
+
+    vis = sub.add_parser("vision", help="the camera side").add_subparsers(
+        dest="vision_command", required=True)
+    vd = vis.add_parser("detect", help="one image in, the observed board out")
+    vd.add_argument("image")
+    vd.add_argument("--layout")
+    vd.add_argument("--config", help="vision thresholds JSON")
+    vd.add_argument("--json", action="store_true")
+    vd.add_argument("--annotate", help="write the annotated image here")
+    vd.set_defaults(func=cmd_vision_detect)
+    vl = vis.add_parser("live", help="run on a camera; print stable observations")
+    vl.add_argument("--camera", required=True,
+                    help="device index, URL, video file or image folder")
+    vl.add_argument("--layout")
+    vl.add_argument("--config")
+    vl.add_argument("--out", help="write annotated frames to this folder")
+    vl.add_argument("--every", type=int, default=10, help="write every Nth frame")
+    vl.add_argument("--frames", type=int, help="stop after this many frames")
+    vl.set_defaults(func=cmd_vision_live)
+    vs = vis.add_parser("synth", help="render synthetic frames with their ground truth")
+    vs.add_argument("--out", default="synth")
+    vs.add_argument("--count", type=int, default=8)
+    vs.add_argument("--seed", type=int, default=1)
+    vs.add_argument("--condition")
+    vs.add_argument("--size", type=int, nargs=2, default=[1280, 720])
+    vs.add_argument("--layout")
+    vs.set_defaults(func=cmd_vision_synth)

@@ -1,0 +1,143 @@
+"""Temporal stabiliser: from a stream of per-frame detections, a board is committed only
+after ``stable_frames`` consecutive frames agree on it, and never while a hand is over
+the map (any occluded region holds every commit: a move in progress touches two cells,
+and half a move is not a move).
+
+Agreement is judged on what the camera sees reliably (how many bases of which owner in
+each region); sticker ids, which a figure can hide in one frame and show in the next,
+are voted over the frames of the streak and the majority is reported.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+from table.observation import ObservedBase, Observation
+
+from .detect.pipeline import Detection
+
+TRACK_MM = 9.0  # a base that moved less than this between frames is the same base
+
+
+@dataclass
+class _Track:
+    x: float
+    y: float
+    recent: deque = field(default_factory=lambda: deque(maxlen=8))  # (owner, tag, sticker)
+    confidence: float = 0.0
+    owner: str | None = None  # as committed; changed only by a clear majority (hysteresis)
+    sticker: int | None = None
+    tag: str = "unreadable"
+    last: int = 0  # the region's frame count when this base was last seen
+
+
+@dataclass
+class _Region:
+    pending: tuple = ()
+    streak: int = 0
+    tracks: list[_Track] = field(default_factory=list)
+    committed: tuple | None = None
+    frames: int = 0
+
+
+class Stabilizer:
+    def __init__(self, stable_frames: int = 4) -> None:
+        self.k = stable_frames
+        self.regions: dict[str, _Region] = {}
+        self.current: Observation | None = None
+        self.held_by_hands = 0  # frames during which a hand held every commit
+
+    @staticmethod
+    def _signature(bases) -> int:
+        # Streaks follow what is seen most reliably: how many bases stand there. Owners
+        # and ids are voted over the streak instead, so one misread frame changes nothing.
+        return len(bases)
+
+    @staticmethod
+    def _key(committed: tuple) -> tuple:
+        return tuple(sorted((b.owner or "?", b.sticker if b.sticker is not None else -1, b.tag)
+                            for b in committed))
+
+    def push(self, det: Detection, t: float, frame: int) -> Observation | None:
+        """Feed one frame; returns a new stable Observation when the board changed."""
+        if not det.fix.found or det.fix.from_memory and not det.bases and det.occluded:
+            for r in self.regions.values():
+                r.streak = 0
+            return None
+        if det.occluded:
+            self.held_by_hands += 1
+            for r in self.regions.values():
+                r.streak = 0
+            return None
+        by_region: dict[str, list] = {}
+        for b in det.bases:
+            by_region.setdefault(b.region, []).append(b)
+        assert det.layout is not None
+        changed = False
+        for region in det.layout.regions:
+            bases = by_region.get(region.name, [])
+            st = self.regions.setdefault(region.name, _Region())
+            sig = self._signature(bases)
+            if sig != st.pending:
+                st.pending, st.streak, st.tracks = sig, 1, []
+            else:
+                st.streak += 1
+            self._vote(st, bases)
+            if st.streak >= self.k:
+                committed = self._committed(st)
+                if st.committed is None or self._key(committed) != self._key(st.committed):
+                    changed = True
+                st.committed = committed
+        if not changed:
+            return None
+        if any(r.committed is None for r in self.regions.values()):
+            return None  # the first board is published only once every region is settled
+        regions = {name: tuple(r.committed or ()) for name, r in self.regions.items()}
+        self.current = Observation(t, frame, regions, frozenset())
+        return self.current
+
+    def _vote(self, st: _Region, bases) -> None:
+        st.frames += 1
+        for b in bases:
+            best = None
+            for tr in st.tracks:
+                d = ((tr.x - b.x_mm) ** 2 + (tr.y - b.y_mm) ** 2) ** 0.5
+                if d < TRACK_MM and (best is None or d < best[0]):
+                    best = (d, tr)
+            if best is None:
+                tr = _Track(b.x_mm, b.y_mm, deque(maxlen=2 * self.k))
+                st.tracks.append(tr)
+            else:
+                tr = best[1]
+                tr.x, tr.y = (tr.x + b.x_mm) / 2, (tr.y + b.y_mm) / 2
+            tr.last = st.frames
+            tr.recent.append((b.owner, b.tag, b.sticker))
+            tr.confidence = max(tr.confidence, b.confidence)
+
+    def _committed(self, st: _Region) -> tuple:
+        out = []
+        live = [tr for tr in st.tracks if tr.last == st.frames]
+        for tr in sorted(live, key=lambda t: (t.x, t.y)):
+            n_obs = len(tr.recent)
+            owners = Counter(o for o, _, _ in tr.recent if o is not None)
+            if owners:
+                top, n = owners.most_common(1)[0]
+                # A first owner needs a majority; changing it needs three quarters.
+                need = 0.5 if tr.owner is None else 0.75
+                if top != tr.owner and n > need * n_obs:
+                    tr.owner = top
+            reads = Counter(s for _, tag, s in tr.recent if tag == "read")
+            if reads:
+                (top_id, n), *rest = reads.most_common()
+                # Two different ids read for one base: trust neither.
+                if rest and rest[0][1] * 3 > n:
+                    tr.sticker, tr.tag = None, "unreadable"
+                elif top_id != tr.sticker and (tr.sticker is None or n > 0.75 * n_obs):
+                    tr.sticker, tr.tag = top_id, "read"
+            elif tr.sticker is None:
+                tags = Counter(tg for _, tg, _ in tr.recent)
+                tr.tag = "none" if tags.most_common(1)[0][0] == "none" else "unreadable"
+            owner, sticker, tag = tr.owner, tr.sticker, tr.tag
+            out.append(ObservedBase(owner, sticker, tag, tr.confidence, tr.x, tr.y))
+        return tuple(out)

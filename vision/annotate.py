@@ -41,7 +41,8 @@ def annotate(frame: np.ndarray, det: Detection) -> np.ndarray:
                     0.4, color, 1, cv2.LINE_AA)
     status = (f"markers {len(det.fix.markers_seen)}  reproj "
               f"{det.fix.reprojection_px or 0:.2f}px  {det.timing_ms.get('total', 0):.0f} ms"
-              + ("  MOVED" if det.fix.moved else "") + ("  (memory)" if det.fix.from_memory else ""))
+              + ("  MOVED" if det.fix.moved else "")
+              + ("  (memory)" if det.fix.from_memory else ""))
     cv2.putText(out, status, (10, out.shape[0] - 10), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
                 (255, 255, 255), 1, cv2.LINE_AA)
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
-from table.observation import ObservedBase, Observation
+from table.observation import Observation, ObservedBase
 
 from .detect.pipeline import Detection
 
@@ -61,7 +61,7 @@ class Stabilizer:
 
     def push(self, det: Detection, t: float, frame: int) -> Observation | None:
         """Feed one frame; returns a new stable Observation when the board changed."""
-        if not det.fix.found or det.fix.from_memory and not det.bases and det.occluded:
+        if not det.fix.found or (det.fix.from_memory and not det.bases and det.occluded):
             for r in self.regions.values():
                 r.streak = 0
             return None

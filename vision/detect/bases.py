@@ -37,7 +37,7 @@ class BaseFinder:
         k = max(3, int(self.r_min * 0.9) | 1)
         local_max = dt >= cv2.dilate(dt, np.ones((k, k), np.uint8)) - 1e-3
         peaks = local_max & (dt >= self.cfg.min_radius_fraction * self.r_min)
-        n, labels, stats, centroids = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), 8)
+        n, _, _, centroids = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), 8)
         cands: list[BaseCandidate] = []
         for i in range(1, n):
             cx, cy = centroids[i]

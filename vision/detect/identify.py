@@ -92,7 +92,6 @@ class Identifier:
         # band is believed first; the inner band only speaks where the outer is hidden
         # and does not contradict it.
         outer_rows = [i for i, f in enumerate(RADII) if 0.78 * edge <= f <= 0.93 * edge]
-        inner_rows = [i for i, f in enumerate(RADII) if 0.55 * edge <= f < 0.78 * edge]
         band = dense[outer_rows] if outer_rows else dense
         counts = [int((band == k + 1).sum()) for k in range(len(self.players))]
         total_color = sum(counts)

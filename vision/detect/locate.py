@@ -104,7 +104,7 @@ class MapLocator:
             return None, None
         src = np.concatenate([self.points[i] for i in seen]).astype(np.float64)
         dst = np.concatenate([seen[i] for i in seen]).astype(np.float64)
-        h, inliers = cv2.findHomography(src, dst, cv2.RANSAC, self.cfg.ransac_px)
+        h, _ = cv2.findHomography(src, dst, cv2.RANSAC, self.cfg.ransac_px)
         if h is None:
             return None, None
         proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)

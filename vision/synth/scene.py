@@ -79,7 +79,7 @@ class Scene:
 
     def hand_polygons(self) -> list[np.ndarray]:
         polys = []
-        w, h = self.layout.sheet
+        h = self.layout.sheet[1]
         for hand in self.hands:
             ex = hand.x + (hand.y - (h if hand.from_edge == "bottom" else 0)) * 0.15
             ey = h + TABLE_MM if hand.from_edge == "bottom" else -TABLE_MM
@@ -179,7 +179,8 @@ class SceneRenderer:
         for poly in scene.hand_polygons():
             p = np.array([px(x, y) for x, y in poly])
             shadow = tex.copy()
-            cv2.fillPoly(shadow, [((p + [25 * s, 30 * s]) * 16).astype(np.int32)], (0, 0, 0),
+            offset = np.array([25 * s, 30 * s])
+            cv2.fillPoly(shadow, [((p + offset) * 16).astype(np.int32)], (0, 0, 0),
                          cv2.LINE_AA, 4)
             tex = cv2.addWeighted(tex, 0.55, shadow, 0.45, 0)
             skin = SKIN[int(rng.integers(len(SKIN)))]

@@ -177,6 +177,40 @@ def cmd_vision_synth(args: argparse.Namespace) -> int:
     return 0
 
 
+def contact_sheet(layout, seed: int = 1, tile: tuple[int, int] = (480, 270)):  # -> image
+    """One synthetic frame per condition, side by side, labelled: for judging realism."""
+    import cv2
+    import numpy as np
+
+    from vision.synth import SceneRenderer, random_scene
+
+    from .bench import FIGURES_IN, conditions
+
+    renderer = SceneRenderer(layout)
+    tiles = []
+    for i, (name, (cond, hands)) in enumerate(conditions().items()):
+        rng = np.random.default_rng(seed + i)
+        scene = random_scene(layout, rng, 20, hands=hands, figures=name in FIGURES_IN or i % 2)
+        frame = renderer.render(scene, cond, (1280, 720), seed=seed + i)
+        small = cv2.resize(frame, tile, interpolation=cv2.INTER_AREA)
+        cv2.putText(small, name, (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 255, 255), 2,
+                    cv2.LINE_AA)
+        tiles.append(small)
+    while len(tiles) % 4:
+        tiles.append(np.zeros_like(tiles[0]))
+    rows = [cv2.hconcat(tiles[r:r + 4]) for r in range(0, len(tiles), 4)]
+    return cv2.vconcat(rows)
+
+
+def cmd_vision_contact(args: argparse.Namespace) -> int:
+    import cv2
+
+    img = contact_sheet(load_layout(args.layout), args.seed)
+    cv2.imwrite(args.out, img, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    print(args.out)
+    return 0
+
+
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     pr = sub.add_parser("print", help="printable map and stickers").add_subparsers(
         dest="print_command", required=True)
@@ -223,3 +257,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     vs.add_argument("--size", type=int, nargs=2, default=[1280, 720])
     vs.add_argument("--layout")
     vs.set_defaults(func=cmd_vision_synth)
+    vc = vis.add_parser("contact-sheet", help="one synthetic frame per condition, in a grid")
+    vc.add_argument("out")
+    vc.add_argument("--seed", type=int, default=1)
+    vc.add_argument("--layout")
+    vc.set_defaults(func=cmd_vision_contact)

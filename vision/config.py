@@ -17,6 +17,11 @@ class VisionConfig:
     max_reprojection_px: float = 6.0  # worse than this: the homography is rejected
     full_detect_every: int = 30  # frames between full-frame marker searches when tracking
     bump_px: float = 3.0  # marker displacement that means the map (or camera) moved
+    still_marker_diff: float = 10.0  # mean grey change under which a marker has not moved
+    # streams: a frame equal to the previous one (16x16-pixel block means within this many
+    # grey levels) reuses the previous result
+    reuse_still_frames: bool = True
+    still_frame_diff: int = 4
     # rectify
     px_per_mm: float = 1.0  # scale of the top-down working image
     # foreground: what differs from the empty printed map
@@ -33,7 +38,7 @@ class VisionConfig:
     min_owner_share: float = 0.65
     black_value: float = 0.38  # normalised brightness under which a sample is ink
     color_saturation: float = 0.40  # saturation over which a sample is a player colour
-    ink_saturation: float = 0.35  # ink is neutral: darker samples more saturated are not ink
+    ink_saturation: float = 0.5  # ink is neutral: darker samples more saturated are not ink
     hue_tolerance_deg: float = 28.0
     # occlusion
     hand_area_bases: float = 2.5  # foreground blob larger than this many bases: a hand

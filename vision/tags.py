@@ -143,6 +143,16 @@ def player_ids(player_index: int) -> range:
     return range(player_index * half, (player_index + 1) * half)
 
 
+@lru_cache(maxsize=16)
+def _allowed_templates(samples_per_turn: int,
+                       allowed: range | None) -> tuple[np.ndarray, np.ndarray]:
+    table, ids = templates(samples_per_turn)
+    if allowed is None:
+        return table, ids
+    keep = (ids >= allowed.start) & (ids < allowed.stop)
+    return np.ascontiguousarray(table[keep]), ids[keep]
+
+
 def decode_soft(evidence: np.ndarray,
                 allowed: range | None = None) -> tuple[int | None, float, float]:
     """Maximum-likelihood id from per-angle evidence (ink weight minus colour weight).
@@ -154,13 +164,9 @@ def decode_soft(evidence: np.ndarray,
     total = float(np.abs(evidence).sum())
     if total <= 0:
         return None, 0.0, 0.0
-    table, ids = templates(len(evidence))
-    if allowed is not None:
-        keep = (ids >= allowed.start) & (ids < allowed.stop)
-        table, ids = table[keep], ids[keep]
+    table, ids = _allowed_templates(len(evidence), allowed)
     scores = table @ evidence
-    order = np.argsort(-scores)
-    best = int(order[0])
+    best = int(np.argmax(scores))
     best_id = int(ids[best])
     others = scores[ids != best_id]
     second = float(others.max()) if len(others) else -total

@@ -62,6 +62,8 @@ class ForegroundModel:
             cv2.fillPoly(region_mask, [pts], 255)
         self.region_mask = region_mask
         self.to_sheet = np.diag([1 / s, 1 / s, 1.0])  # working px -> mm
+        # Largest area one base (with its dark rim) can cover, in working pixels.
+        self.disc_area = float(np.pi * (layout.base_diameters[1] / 2 * 1.2 * s) ** 2)
 
     def rectify(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
         # Working pixel -> mm -> image pixel: sample the frame there.
@@ -88,12 +90,23 @@ class ForegroundModel:
         loose = ((darker > self.cfg.hand_dark_diff) | (more_sat > self.cfg.hand_sat_diff))
         loose = loose.astype(np.uint8) * 255
         loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        return Foreground(rect, illum, fill_holes(mask), self.scale, fill_holes(loose))
+        return Foreground(rect, illum, fill_holes(mask, self.disc_area), self.scale,
+                          fill_holes(loose))
 
 
-def fill_holes(mask: np.ndarray) -> np.ndarray:
-    """A light figure on a base leaves a hole in the mask; a base is a solid disc."""
+def fill_holes(mask: np.ndarray, disc_area: float = 0.0) -> np.ndarray:
+    """A light figure on a base leaves a hole in the mask, or a "C" when it also reaches
+    over the rim; a base is a solid disc. Blobs no bigger than one base are filled to
+    their convex hull (closing the C), larger ones (touching bases) only inside."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 255, -1)
+    small = []
+    for c in contours:
+        if disc_area and len(c) >= 3:
+            hull = cv2.convexHull(c)
+            if cv2.contourArea(hull) <= disc_area:
+                small.append(hull)
+                continue
+        small.append(c)
+    cv2.drawContours(out, small, -1, 255, -1)
     return out

@@ -25,7 +25,7 @@ ANGLES = 60  # samples around the ring (6 per wedge)
 # Radii sampled, as fractions of the estimated radius: wide enough to find the sticker's
 # true edge (where the owner colour stops), fine enough to read the wedges inside it.
 RADII = tuple(np.round(np.arange(0.5, 1.251, 0.05), 3))
-CODE_BAND = (0.66, 0.93)  # fractions of the sticker's radius that are read
+_RADII = np.array(RADII, np.float32)
 
 
 @dataclass
@@ -60,14 +60,15 @@ class Identifier:
         return cv2.remap(frame, img[..., 0], img[..., 1], cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE)
 
-    def classify(self, samples: np.ndarray, paper: float) -> np.ndarray:
-        """0: ink, 1..n: player colour, -1: other."""
-        s = samples.astype(np.float32)
-        mx, mn = s.max(axis=2), s.min(axis=2)
-        value = mx / max(paper, 1.0)
-        sat = (mx - mn) / (mx + 8.0)
-        hsv = cv2.cvtColor(samples, cv2.COLOR_BGR2HSV)
-        hue = hsv[..., 0].astype(np.float32) * 2.0
+    def classify(self, samples: np.ndarray, paper: float | np.ndarray) -> np.ndarray:
+        """0: ink, 1..n: player colour, -1: other. ``paper``: brightness of the paper
+        around the sample (a number, or one per row of ``samples``)."""
+        # One HSV conversion gives all three (numpy reductions over a 3-wide axis are slow).
+        hsv = cv2.cvtColor(samples, cv2.COLOR_BGR2HSV).astype(np.float32)
+        paper = np.maximum(np.asarray(paper, np.float32), 1.0)
+        value = hsv[..., 2] / (paper[:, None] if paper.ndim else paper)
+        sat = hsv[..., 1] * (1 / 255)
+        hue = hsv[..., 0] * 2.0
         out = np.full(value.shape, -1, np.int8)
         # Ink is dark *and* neutral: dark painted figures are usually tinted.
         out[(value < self.cfg.black_value) & (sat < self.cfg.ink_saturation)] = 0
@@ -79,9 +80,28 @@ class Identifier:
         out[sel] = (best[sel] + 1).astype(np.int8)
         return out
 
+    def identify_many(self, frame: np.ndarray, homography: np.ndarray,
+                      discs: list[tuple[float, float, float, float]]) -> list[Identity]:
+        """Every base at once: (x mm, y mm, radius mm, paper brightness) each. One
+        projection and one remap for all of them keeps this stage cheap."""
+        if not discs:
+            return []
+        n = len(discs)
+        arr = np.array(discs, np.float64)
+        pts = self.unit[None] * arr[:, 2, None, None, None] + arr[:, None, None, :2]
+        img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), homography)
+        img = img.reshape(n * len(RADII), ANGLES, 2).astype(np.float32)
+        samples = cv2.remap(frame, img[..., 0], img[..., 1], cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
+        papers = np.repeat(arr[:, 3], len(RADII))
+        dense = self.classify(samples, papers).reshape(n, len(RADII), ANGLES)
+        return [self._decide(dense[k]) for k in range(n)]
+
     def identify(self, frame: np.ndarray, homography: np.ndarray, cx_mm: float, cy_mm: float,
                  r_mm: float, paper: float) -> Identity:
-        dense = self.classify(self.sample(frame, homography, cx_mm, cy_mm, r_mm), paper)
+        return self.identify_many(frame, homography, [(cx_mm, cy_mm, r_mm, paper)])[0]
+
+    def _decide(self, dense: np.ndarray) -> Identity:
         colored = (dense > 0).mean(axis=1)
         edge = float(RADII[-1])
         if colored.max() > 0:
@@ -91,9 +111,10 @@ class Identifier:
         # Figures stand in the middle and hide the tag from the inside out, so the outer
         # band is believed first; the inner band only speaks where the outer is hidden
         # and does not contradict it.
-        outer_rows = [i for i, f in enumerate(RADII) if 0.78 * edge <= f <= 0.93 * edge]
-        band = dense[outer_rows] if outer_rows else dense
-        counts = [int((band == k + 1).sum()) for k in range(len(self.players))]
+        outer_rows = (_RADII >= 0.78 * edge) & (_RADII <= 0.93 * edge)
+        band = dense[outer_rows] if outer_rows.any() else dense
+        counts = np.bincount(band[band > 0].ravel(), minlength=len(self.players) + 1)[1:]
+        counts = [int(c) for c in counts]
         total_color = sum(counts)
         owner, owner_conf = None, 0.0
         if total_color:
@@ -108,8 +129,8 @@ class Identifier:
         # Soft decoding: every classified sample votes, outer ones (less often hidden by
         # the figure) with more weight; the codeword and rotation that explain the votes
         # best win, if they beat every other codeword by a clear margin.
-        weights = np.clip((np.array(RADII) / edge - 0.5) * 2.5, 0.0, 1.0)
-        weights[np.array(RADII) > 0.95 * edge] = 0.0  # the blurred edge itself
+        weights = np.clip((_RADII / edge - 0.5) * 2.5, 0.0, 1.0)
+        weights[_RADII > 0.95 * edge] = 0.0  # the blurred edge itself
         ink = ((dense == 0) * weights[:, None]).sum(axis=0)
         col = ((dense == mine) * weights[:, None]).sum(axis=0)
         if col.sum() > 0 and ink.sum() < 0.05 * col.sum():

@@ -42,6 +42,7 @@ class MapLocator:
         self.points = layout.marker_points()
         self.last: MapFix | None = None
         self.since_full = 0
+        self._patches: list[tuple[int, int, int, int, np.ndarray]] = []
 
     # -- marker search ------------------------------------------------------------------------
     def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
@@ -119,10 +120,38 @@ class MapLocator:
         pb = cv2.perspectiveTransform(pts, b)
         return float(np.max(np.linalg.norm(pa - pb, axis=2)))
 
+    def _remember_patches(self, gray: np.ndarray, h: np.ndarray, seen: dict) -> None:
+        """Keep the pixels of each seen marker, to check cheaply that nothing moved."""
+        self._patches = []
+        for mid in seen:
+            proj = cv2.perspectiveTransform(
+                self.points[mid].reshape(-1, 1, 2).astype(np.float64), h).reshape(4, 2)
+            x0, y0 = np.floor(proj.min(axis=0)).astype(int)
+            x1, y1 = np.ceil(proj.max(axis=0)).astype(int)
+            x0, y0 = max(0, x0), max(0, y0)
+            x1, y1 = min(gray.shape[1], x1), min(gray.shape[0], y1)
+            if x1 - x0 > 4 and y1 - y0 > 4:
+                self._patches.append((x0, y0, x1, y1, gray[y0:y1, x0:x1].astype(np.int16)))
+
+    def _still(self, gray: np.ndarray) -> bool:
+        """Most markers look exactly as they did: the map has not moved."""
+        if not self._patches:
+            return False
+        same = 0
+        for x0, y0, x1, y1, patch in self._patches:
+            diff = np.abs(gray[y0:y1, x0:x1].astype(np.int16) - patch).mean()
+            same += diff < self.cfg.still_marker_diff
+        return same >= 0.75 * len(self._patches)
+
     def locate(self, gray: np.ndarray) -> MapFix:
         last = self.last if self.last is not None and self.last.found else None
         seen: dict[int, np.ndarray] = {}
         mode = "full"
+        if (last is not None and not last.from_memory and self.since_full < self.cfg.full_detect_every
+                and self._still(gray)):
+            self.since_full += 1
+            return MapFix(True, last.homography, last.markers_seen, last.reprojection_px,
+                          mode="still")
         if last is not None and self.since_full < self.cfg.full_detect_every:
             seen = self._track(gray, last.homography)  # type: ignore[arg-type]
             mode = "track"
@@ -147,6 +176,7 @@ class MapLocator:
             h = last.homography
         fix = MapFix(True, h, sorted(seen), err, moved=moved, mode=mode)
         self.last = fix
+        self._remember_patches(gray, h, seen)
         return fix
 
     def reset(self) -> None:

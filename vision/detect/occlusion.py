@@ -36,27 +36,35 @@ class OcclusionFinder:
         """``mask``: the bases' foreground; ``loose``: every clear difference to the map."""
         if loose is None:
             loose = mask
-        dt = cv2.distanceTransform(loose, cv2.DIST_L2, 3)
+        # Hands are big: half resolution finds them as well, at a quarter of the cost.
+        full_shape = loose.shape
+        loose = cv2.resize(loose, (full_shape[1] // 2, full_shape[0] // 2),
+                           interpolation=cv2.INTER_NEAREST)
+        mask = cv2.resize(mask, (full_shape[1] // 2, full_shape[0] // 2),
+                          interpolation=cv2.INTER_NEAREST)
+        dt = cv2.distanceTransform(loose, cv2.DIST_L2, 3) * 2.0
         explained = np.zeros_like(mask)
         for b in bases:
-            cv2.circle(explained, (int(round(b.x)), int(round(b.y))), int(b.radius * 1.15) + 1,
-                       255, -1)
+            cv2.circle(explained, (int(round(b.x / 2)), int(round(b.y / 2))),
+                       int(b.radius * 1.15 / 2) + 1, 255, -1)
         rest = cv2.bitwise_and(loose, cv2.bitwise_not(explained))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(loose, 8)
         hand = np.zeros_like(mask)
         wide = self.cfg.max_radius_fraction * self.r_max
+        quarter = self.base_area / 4  # areas at half resolution
         for i in range(1, n):
             area = stats[i, cv2.CC_STAT_AREA]
-            if area < 1.5 * self.base_area:
+            if area < 1.5 * quarter:
                 continue
             comp = labels == i
             # Wider than any base somewhere (a palm, an arm), or large and not made of
             # base-sized discs: either way, not bases.
             too_wide = float(dt[comp].max()) > wide
             unexplained = int(np.count_nonzero(rest[comp]))
-            if too_wide or (area >= self.cfg.hand_area_bases * self.base_area
-                            and unexplained > 1.5 * self.base_area):
+            if too_wide or (area >= self.cfg.hand_area_bases * quarter
+                            and unexplained > 1.5 * quarter):
                 hand[comp] = 255
+        hand = cv2.resize(hand, (full_shape[1], full_shape[0]), interpolation=cv2.INTER_NEAREST)
         occluded: set[str] = set()
         if hand.any():
             m = int(self.cfg.occlusion_margin_mm * self.s)

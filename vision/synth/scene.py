@@ -214,7 +214,9 @@ class SceneRenderer:
         return k @ plane
 
     def render(self, scene: Scene, c: Conditions, size: tuple[int, int] = (1280, 720),
-               seed: int = 0) -> np.ndarray:
+               seed: int = 0, frame_seed: int | None = None) -> np.ndarray:
+        """``seed`` fixes how the scene looks (figures, light, glare); ``frame_seed``, when
+        given, varies only the sensor noise, as consecutive frames of one camera do."""
         rng = np.random.default_rng(seed)
         big = (int(size[0] * SUPERSAMPLE), int(size[1] * SUPERSAMPLE))
         hmm = self.homography(c, big)
@@ -259,7 +261,8 @@ class SceneRenderer:
             kernel /= kernel.sum()
             frame = cv2.filter2D(frame, -1, kernel)
         frame = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-        frame += rng.normal(0, c.noise, frame.shape).astype(np.float32)
+        noise_rng = rng if frame_seed is None else np.random.default_rng(frame_seed)
+        frame += noise_rng.normal(0, c.noise, frame.shape).astype(np.float32)
         frame = frame.clip(0, 255).astype(np.uint8)
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(c.jpeg)])
         assert ok

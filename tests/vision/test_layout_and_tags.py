@@ -1,0 +1,83 @@
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vision import tags
+from vision.layout import Layout, LayoutError
+
+
+def test_dreamblade_layout_has_every_cell_and_zone(layout):
+    cells = {r.name for r in layout.cells}
+    assert cells == {f"{c}{r}" for c in "abcde" for r in range(1, 6)}
+    zones = {(r.player, r.zone) for r in layout.zones}
+    assert zones == {(p, z) for p in ("p1", "p2") for z in ("reserves", "graveyard", "destroyed")}
+    e1 = next(r for r in layout.cells if r.name == "e1")
+    assert e1.extra["portal_of"] == "p1"
+    b4 = next(r for r in layout.cells if r.name == "b4")
+    assert b4.extra["scoring"] == {"p1": 5}
+    # Row 1 is at p1's (bottom) edge, column a on the left.
+    assert layout.region_at(*e1.center).name == "e1"
+    a1 = next(r for r in layout.cells if r.name == "a1")
+    a5 = next(r for r in layout.cells if r.name == "a5")
+    assert a1.center[1] > a5.center[1] and a1.center[0] < e1.center[0]
+    # Cells fit eight of the largest bases.
+    x0, y0, x1, y1 = a1.bbox
+    assert min(x1 - x0, y1 - y0) >= 3 * layout.base_diameters[1]
+
+
+def test_markers_do_not_overlap_regions(layout):
+    for m in layout.markers:
+        for x, y in m.corners:
+            assert layout.region_at(x, y) is None, f"marker {m.id} covers a region"
+
+
+def test_layout_round_trip_and_errors(layout, tmp_path):
+    path = tmp_path / "l.json"
+    layout.save(path)
+    again = Layout.load(path)
+    assert again.to_dict() == layout.to_dict()
+    data = json.loads(path.read_text())
+    for broken, needle in [
+        ({**data, "format": "x"}, "format"),
+        ({**data, "markers": {**data["markers"], "dictionary": "DICT_NOPE"}}, "dictionary"),
+        ({**data, "markers": {**data["markers"], "items": data["markers"]["items"][:1]}},
+         "two markers"),
+        ({k: v for k, v in data.items() if k != "regions"}, "missing"),
+    ]:
+        with pytest.raises(LayoutError, match=needle):
+            Layout.from_dict(broken)
+    with pytest.raises(LayoutError, match="cannot read"):
+        Layout.load(tmp_path / "missing.json")
+
+
+def test_codebook_properties():
+    book = tags.codebook()
+    assert len(book) == tags.MAX_IDS
+    for i, a in enumerate(book):
+        rots = tags._rotations(a)
+        assert len(set(rots)) == tags.SECTORS  # not periodic
+        assert 3 <= a.bit_count() <= tags.SECTORS - 3
+        for b in book[i + 1:]:
+            assert min(tags._distance(r, b) for r in rots) >= 2
+
+
+@given(st.integers(0, tags.MAX_IDS - 1), st.integers(0, 59))
+def test_soft_decoding_recovers_any_rotation(tag_id, shift):
+    bits = np.repeat(np.array(tags.bits_of(tag_id), np.float32) * 2 - 1, 6)
+    got, margin, agreement = tags.decode_soft(np.roll(bits, shift))
+    assert got == tag_id and agreement == 1.0 and margin > 0
+
+
+def test_player_id_ranges_are_disjoint():
+    p1, p2 = tags.player_ids(0), tags.player_ids(1)
+    assert not set(p1) & set(p2) and len(p1) >= 16 and len(p2) >= 16
+
+
+def test_hard_match_never_guesses_with_too_many_unknowns():
+    bits = np.array(tags.bits_of(3), np.int8)
+    assert tags.match(bits)[0] == 3
+    bits[:5] = -1
+    assert tags.match(bits)[0] is None

@@ -53,7 +53,7 @@ def test_detects_every_base_and_owner_and_never_a_wrong_id(layout, renderer, con
 def test_1080p_frame(layout, renderer):
     scene = random_scene(layout, np.random.default_rng(7), 22, figures=False)
     det = Detector(layout).detect(renderer.render(scene, Conditions(), (1920, 1080), seed=7))
-    occupancy, owners, read, wrong = score(scene, det)
+    occupancy, owners, _read, wrong = score(scene, det)
     assert occupancy == 1.0 and owners >= 0.95 and wrong == 0
 
 

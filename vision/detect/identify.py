@@ -111,7 +111,7 @@ class Identifier:
         # Figures stand in the middle and hide the tag from the inside out, so the outer
         # band is believed first; the inner band only speaks where the outer is hidden
         # and does not contradict it.
-        outer_rows = (_RADII >= 0.78 * edge) & (_RADII <= 0.93 * edge)
+        outer_rows = (0.78 * edge <= _RADII) & (0.93 * edge >= _RADII)
         band = dense[outer_rows] if outer_rows.any() else dense
         counts = np.bincount(band[band > 0].ravel(), minlength=len(self.players) + 1)[1:]
         counts = [int(c) for c in counts]
@@ -130,7 +130,7 @@ class Identifier:
         # the figure) with more weight; the codeword and rotation that explain the votes
         # best win, if they beat every other codeword by a clear margin.
         weights = np.clip((_RADII / edge - 0.5) * 2.5, 0.0, 1.0)
-        weights[_RADII > 0.95 * edge] = 0.0  # the blurred edge itself
+        weights[0.95 * edge < _RADII] = 0.0  # the blurred edge itself
         ink = ((dense == 0) * weights[:, None]).sum(axis=0)
         col = ((dense == mine) * weights[:, None]).sum(axis=0)
         if col.sum() > 0 and ink.sum() < 0.05 * col.sum():

@@ -147,8 +147,8 @@ class MapLocator:
         last = self.last if self.last is not None and self.last.found else None
         seen: dict[int, np.ndarray] = {}
         mode = "full"
-        if (last is not None and not last.from_memory and self.since_full < self.cfg.full_detect_every
-                and self._still(gray)):
+        tracking = last is not None and self.since_full < self.cfg.full_detect_every
+        if tracking and last is not None and not last.from_memory and self._still(gray):
             self.since_full += 1
             return MapFix(True, last.homography, last.markers_seen, last.reprojection_px,
                           mode="still")

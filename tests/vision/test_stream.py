@@ -1,0 +1,119 @@
+"""Streams: the temporal stabiliser and the camera sources, on real frames and files."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.camera import CameraError, FreezeWatch, ImageFolderSource, open_source
+from vision.detect import Detector
+from vision.stabilizer import Stabilizer
+from vision.synth import Conditions, Hand, Scene, random_scene
+
+
+def region_counts(scene):
+    out = {}
+    for b in scene.bases:
+        r = scene.layout.region_at(b.x, b.y).name
+        out[r] = out.get(r, 0) + 1
+    return out
+
+
+def test_hands_never_commit_and_the_move_lands(layout, renderer):
+    rng = np.random.default_rng(21)
+    before = random_scene(layout, rng, 12, figures=True)
+    moving = before.bases[0]
+    dest = next(r for r in layout.cells if r.name == "c3")
+    after = Scene(layout, [*before.bases[1:], type(moving)(*dest.center, moving.owner,
+                                                            moving.tag, moving.diameter)])
+    frames = [before] * 6
+    for x, y in np.linspace([moving.x, moving.y], dest.center, 6):
+        frames.append(Scene(layout, before.bases[1:], [Hand(float(x), float(y), "bottom")]))
+    frames += [after] * 7
+    det, stab = Detector(layout), Stabilizer(4)
+    commits = []
+    for i, sc in enumerate(frames):
+        img = renderer.render(sc, Conditions(tilt_deg=10, noise=3), (1280, 720), seed=21,
+                              frame_seed=i)
+        obs = stab.push(det.detect(img), i / 30, i)
+        if obs is not None:
+            commits.append((i, {k: len(v) for k, v in obs.regions.items() if v}))
+    assert commits, "the boards before and after must be committed"
+    allowed = [region_counts(before), region_counts(after)]
+    for i, got in commits:
+        assert got in allowed, f"frame {i}: committed a board that never stood"
+        assert not (6 <= i < 12), f"frame {i}: committed while the hand was over the map"
+    assert commits[0][1] == allowed[0] and commits[-1][1] == allowed[1]
+    assert stab.held_by_hands >= 4
+
+
+def test_a_change_needs_k_consistent_frames(layout, renderer):
+    scene = random_scene(layout, np.random.default_rng(22), 8, figures=False)
+    det, stab = Detector(layout), Stabilizer(4)
+    firsts = []
+    for i in range(6):
+        img = renderer.render(scene, Conditions(), (1280, 720), seed=22, frame_seed=i)
+        if stab.push(det.detect(img), i / 30, i) is not None:
+            firsts.append(i)
+    assert firsts == [3]  # the fourth consistent frame, once
+
+
+def test_image_folder_and_video_sources(layout, renderer, tmp_path):
+    scene = random_scene(layout, np.random.default_rng(23), 6)
+    frames = [renderer.render(scene, Conditions(), (640, 360), seed=23, frame_seed=i)
+              for i in range(5)]
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i, f in enumerate(frames):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), f)
+    (folder / "notes.txt").write_text("ignored")
+    src = open_source(str(folder))
+    got = list(src)
+    assert [f.index for f in got] == list(range(5))
+    assert got[1].time == pytest.approx(1 / 30)
+    video = tmp_path / "game.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 30, (640, 360))
+    for f in frames:
+        writer.write(f)
+    writer.release()
+    vid = list(open_source(str(video)))
+    assert len(vid) == 5 and vid[0].image.shape == (360, 640, 3)
+    assert vid[-1].time >= vid[0].time
+
+
+def test_sources_that_cannot_open(tmp_path):
+    with pytest.raises(CameraError, match="no such camera"):
+        open_source(str(tmp_path / "nope.mp4"))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(CameraError, match="no images"):
+        open_source(str(empty))
+    bad = tmp_path / "bad.mp4"
+    bad.write_bytes(b"garbage")
+    with pytest.raises(CameraError, match="cannot open"):
+        open_source(str(bad))
+
+
+def test_frozen_camera_is_noticed():
+    watch = FreezeWatch(frozen_after=1.0)
+    rng = np.random.default_rng(0)
+    img = rng.integers(0, 255, (72, 128, 3), dtype=np.uint8)
+    for t in np.arange(0, 0.9, 0.1):
+        noisy = np.clip(img.astype(int) + rng.integers(-6, 7, img.shape), 0, 255).astype(np.uint8)
+        assert not watch.update(noisy, float(t))
+    frozen = [watch.update(img, 1.0 + t) for t in np.arange(0, 1.5, 0.1)]
+    assert not frozen[0] and frozen[-1]
+    assert not watch.update(np.roll(img, 5, axis=1), 3.0)  # a new picture: alive again
+
+
+def test_image_folder_health_reports_frozen(tmp_path):
+    img = np.full((36, 64, 3), 100, np.uint8)
+    paths = []
+    for i in range(90):
+        p = tmp_path / f"{i:03d}.png"
+        cv2.imwrite(str(p), img)
+        paths.append(p)
+    src = ImageFolderSource(paths, fps=30)
+    for _ in src:
+        pass
+    health = src.health(now=src.last_time)
+    assert health.frozen and "frozen" in health.message and health.frames == 90

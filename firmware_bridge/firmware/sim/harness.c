@@ -1,0 +1,255 @@
+/* Runs the real table box firmware (.elf) in simavr. UART0 appears on a pty (simavr's
+ * uart_pty part); buttons and resets are driven from stdin.
+ *
+ *   tablebox-sim FIRMWARE.elf [--speed X]      X: 1 = real time (default), 0 = as fast
+ *                                              as possible, 4 = four times real time
+ * stdout:  "PTY /dev/pts/N"  once the port exists (use this path: the /tmp symlink that
+ *          uart_pty also makes is shared between parallel runs), then "RUNNING",
+ *          "LED <hex>" whenever the lights change, "TAPPED <n>" after each tap.
+ * stdin:   START                 run the MCU (open the pty first: pyserial flushes input
+ *                                when it opens a port)
+ *          PRESS p1 roll | RELEASE p1 roll
+ *          TAP p1 roll HOLD_MS GAP_MS    press, hold, release, wait (in MCU time)
+ *          RESET                 reboot the MCU (RAM lost, EEPROM kept)
+ *          QUIT
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "avr_adc.h"
+#include "avr_ioport.h"
+#include "sim_avr.h"
+#include "sim_elf.h"
+#include "uart_pty.h"
+
+#define F_CPU 16000000UL
+#define MAX_SCHEDULE 4096
+
+static const char *BUTTONS[5] = {"roll", "ready", "shift", "strike", "undo"};
+
+typedef struct { uint64_t cycle; char port; int pin; int level; int tap_done; } action_t;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char pending[256][64];
+static int pending_head, pending_tail;
+static action_t schedule[MAX_SCHEDULE];
+static int n_schedule;
+static uint64_t tap_cursor;  /* MCU cycle when the next TAP may start */
+static int taps_done;
+static volatile int started, quit;
+
+static void *stdin_thread(void *arg)
+{
+    (void)arg;
+    char buf[64];
+    while (fgets(buf, sizeof buf, stdin)) {
+        buf[strcspn(buf, "\r\n")] = 0;
+        pthread_mutex_lock(&lock);
+        if (!strcmp(buf, "START"))
+            started = 1;
+        else if (!strcmp(buf, "QUIT"))
+            quit = 1;
+        else if ((pending_head + 1) % 256 != pending_tail) {
+            snprintf(pending[pending_head], 64, "%s", buf);
+            pending_head = (pending_head + 1) % 256;
+        }
+        pthread_mutex_unlock(&lock);
+    }
+    quit = 1;
+    return NULL;
+}
+
+static int button_pin(const char *player, const char *name, char *port, int *pin)
+{
+    int index = -1;
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(name, BUTTONS[i]))
+            index = i;
+    if (index < 0)
+        return 0;
+    if (!strcmp(player, "p1")) {
+        *port = 'D';
+        *pin = 2 + index;
+    } else if (!strcmp(player, "p2")) {
+        *port = 'B';
+        *pin = index;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static void set_pin(avr_t *avr, char port, int pin, int level)
+{
+    avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(port), pin), level);
+}
+
+static void add_action(uint64_t cycle, char port, int pin, int level, int tap_done)
+{
+    if (n_schedule < MAX_SCHEDULE)
+        schedule[n_schedule++] = (action_t){cycle, port, pin, level, tap_done};
+}
+
+static void release_all(avr_t *avr)
+{
+    for (int i = 0; i < 5; i++) {
+        set_pin(avr, 'D', 2 + i, 1); /* buttons are active low: released reads high */
+        set_pin(avr, 'B', i, 1);
+    }
+}
+
+static void handle(avr_t *avr, char *cmd)
+{
+    char verb[16], player[8], name[16];
+    int hold = 0, gap = 0;
+    char port;
+    int pin;
+    int n = sscanf(cmd, "%15s %7s %15s %d %d", verb, player, name, &hold, &gap);
+    if (n >= 1 && !strcmp(verb, "RESET")) {
+        avr_reset(avr);
+        release_all(avr);
+        printf("RESET\n");
+        fflush(stdout);
+        return;
+    }
+    if (n < 3 || !button_pin(player, name, &port, &pin)) {
+        fprintf(stderr, "harness: bad command '%s'\n", cmd);
+        return;
+    }
+    if (!strcmp(verb, "PRESS")) {
+        set_pin(avr, port, pin, 0);
+    } else if (!strcmp(verb, "RELEASE")) {
+        set_pin(avr, port, pin, 1);
+    } else if (!strcmp(verb, "TAP") && n == 5) {
+        uint64_t start = avr->cycle > tap_cursor ? avr->cycle : tap_cursor;
+        uint64_t per_ms = F_CPU / 1000;
+        add_action(start, port, pin, 0, 0);
+        add_action(start + (uint64_t)hold * per_ms, port, pin, 1, 1);
+        tap_cursor = start + (uint64_t)(hold + gap) * per_ms;
+    } else {
+        fprintf(stderr, "harness: bad command '%s'\n", cmd);
+    }
+}
+
+static uint8_t last_leds = 0xFF;
+
+static void led_changed(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    (void)param;
+    uint8_t leds = (uint8_t)(value & 0x0F);
+    if (leds != last_leds) {
+        last_leds = leds;
+        printf("LED %02X\n", leds);
+        fflush(stdout);
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char *argv[])
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s FIRMWARE.elf [--speed X]\n", argv[0]);
+        return 2;
+    }
+    double speed = 1.0;
+    for (int i = 2; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--speed"))
+            speed = atof(argv[i + 1]);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    elf_firmware_t fw;
+    memset(&fw, 0, sizeof fw);
+    if (elf_read_firmware(argv[1], &fw) != 0) {
+        fprintf(stderr, "harness: cannot read %s\n", argv[1]);
+        return 2;
+    }
+    avr_t *avr = avr_make_mcu_by_name("atmega328p");
+    if (!avr) {
+        fprintf(stderr, "harness: no atmega328p in this simavr\n");
+        return 2;
+    }
+    avr_init(avr);
+    avr->frequency = F_CPU;
+    avr_load_firmware(avr, &fw);
+    avr->log = 0;
+
+    uart_pty_t pty;
+    uart_pty_init(avr, &pty);
+    uart_pty_connect(&pty, '0');
+    printf("PTY %s\n", pty.port[0].slavename);
+    fflush(stdout);
+
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('C'), IOPORT_IRQ_PIN_ALL),
+                            led_changed, NULL);
+    release_all(avr);
+
+    pthread_t reader;
+    pthread_create(&reader, NULL, stdin_thread, NULL);
+    while (!started && !quit)
+        usleep(1000);
+    printf("RUNNING\n");
+    fflush(stdout);
+
+    unsigned int noise = (unsigned int)(now_s() * 1e6) ^ (unsigned int)getpid();
+    FILE *urandom = fopen("/dev/urandom", "rb");
+    if (urandom) {
+        if (fread(&noise, sizeof noise, 1, urandom) != 1)
+            noise ^= 0x5bd1e995u;
+        fclose(urandom);
+    }
+    double t0 = now_s();
+    uint64_t c0 = avr->cycle;
+    int state = cpu_Running;
+    while (!quit && state != cpu_Done && state != cpu_Crashed) {
+        pthread_mutex_lock(&lock);
+        while (pending_tail != pending_head) {
+            char cmd[64];
+            memcpy(cmd, pending[pending_tail], 64);
+            pending_tail = (pending_tail + 1) % 256;
+            pthread_mutex_unlock(&lock);
+            handle(avr, cmd);
+            pthread_mutex_lock(&lock);
+        }
+        pthread_mutex_unlock(&lock);
+        /* Due scheduled pin changes (taps), in order. */
+        int kept = 0;
+        for (int i = 0; i < n_schedule; i++) {
+            if (schedule[i].cycle <= avr->cycle) {
+                set_pin(avr, schedule[i].port, schedule[i].pin, schedule[i].level);
+                if (schedule[i].tap_done)
+                    printf("TAPPED %d\n", ++taps_done);
+            } else {
+                schedule[kept++] = schedule[i];
+            }
+        }
+        n_schedule = kept;
+        /* Floating analog inputs: noise for the firmware's entropy pool. */
+        noise = noise * 1664525u + 1013904223u;
+        avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC4), (noise >> 8) % 5000);
+        avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC5), (noise >> 16) % 5000);
+        for (int i = 0; i < 2000 && state != cpu_Done && state != cpu_Crashed; i++)
+            state = avr_run(avr);
+        if (speed > 0) {
+            /* Busy firmware runs faster than real time in simulation: hold it back. */
+            double mcu_s = (double)(avr->cycle - c0) / F_CPU / speed;
+            double ahead = mcu_s - (now_s() - t0);
+            if (ahead > 0.0005)
+                usleep((useconds_t)(ahead * 1e6));
+        }
+    }
+    if (state == cpu_Crashed)
+        fprintf(stderr, "harness: the firmware crashed (watchdog?)\n");
+    uart_pty_stop(&pty);
+    return state == cpu_Crashed ? 1 : 0;
+}

@@ -1,0 +1,27 @@
+/* Table box firmware: build-time settings and the pin map (see ../HARDWARE.md). */
+#ifndef TABLEBOX_CONFIG_H
+#define TABLEBOX_CONFIG_H
+
+#define FW_VERSION "1.0.0"
+#define PROTOCOL_VERSION 1
+#define BAUD 115200UL
+
+#define HEARTBEAT_MS 500      /* HB frame period */
+#define RETRANSMIT_MS 60      /* resend unacknowledged events after this long */
+#define RETRANSMIT_WINDOW 4   /* at most this many events per resend pass */
+#define DEBOUNCE_MS 5         /* a button must read the same for this many 1 ms samples */
+#define EVENT_QUEUE 32        /* unacknowledged events kept (RAM: 18 bytes each) */
+#define MAX_DICE 24           /* most dice one ROLL may ask for */
+#define LINE_MAX 80           /* longest frame, including "*CRC\n" */
+
+/* Buttons, active low with pull-ups: p1 on PD2..PD6, p2 on PB0..PB4, in this order:
+ * roll, ready, shift, strike, undo. */
+#define BUTTONS_PER_PLAYER 5
+
+/* Lights: PC0 p1's turn, PC1 p2's turn, PC2 attention, PC3 box ok; PB5 the Uno's LED. */
+
+/* Entropy: ADC4 and ADC5 (A4, A5) are left floating; their noise seeds the dice. */
+#define NOISE_CHANNEL_A 4
+#define NOISE_CHANNEL_B 5
+
+#endif

@@ -93,6 +93,8 @@ static void send_hello(void)
     put_hex(boot_id, 8);
     put(" ");
     put_u32(events_next_seq());
+    put(" ");
+    put_u32(events_acked());
     send_frame();
 }
 

@@ -1,0 +1,315 @@
+"""The host side of a table box (python-can's bus, pyserial's ``serial.threaded``).
+
+    box = TableBox("/dev/ttyACM0")          # or "socket://127.0.0.1:7000", "loop://", a pty
+    box.start()
+    event = box.events.get()                # DeviceEvent: button, roll, connected, lost...
+    faces = box.roll("attack", 5).faces
+
+One supervisor thread keeps the link: it opens the port, runs a ``ReaderThread`` with the
+framing protocol, handshakes, watches heartbeats, and reopens the port when the box
+vanishes. Every failure (read error, unplugged cable, silent box) ends in one place,
+``_connection_lost``. Box events are delivered to ``events`` exactly once and in order:
+duplicates (retransmissions after a lost ACK, after a reconnect) are recognised by the
+box's boot id and sequence number.
+"""
+
+from __future__ import annotations
+
+import itertools
+import queue
+import threading
+import time
+from collections.abc import Callable
+
+import serial
+import serial.threaded
+
+from table.device import DeviceEvent
+
+from . import protocol as P
+
+
+class DeviceError(RuntimeError):
+    """The box did not answer, or refused a command."""
+
+
+class _Framing(serial.threaded.Protocol):
+    """Framing as a protocol class: bytes in, parsed messages out to the owner."""
+
+    def __init__(self, owner: TableBox) -> None:
+        self.owner = owner
+        self.parser = P.FrameParser()
+        self.transport: serial.threaded.ReaderThread | None = None
+
+    def connection_made(self, transport) -> None:  # noqa: ANN001
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.owner._rx_time = time.monotonic()
+        for body in self.parser.feed(data):
+            try:
+                msg = P.parse(body)
+            except P.ProtocolError:
+                self.owner.stats["bad_messages"] += 1
+                continue
+            self.owner._on_message(msg)
+        self.owner.stats["bad_frames"] = self.parser.dropped
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.owner._connection_lost(f"serial link closed: {exc or 'closed'}")
+
+
+class TableBox:
+    def __init__(self, url: str, *, baudrate: int = 115200, heartbeat_timeout: float = 2.0,
+                 reconnect_interval: float = 0.3, command_retry: float = 0.25,
+                 resume: tuple[str, int] | None = None,
+                 on_event: Callable[[DeviceEvent], None] | None = None) -> None:
+        self.url = url
+        self.baudrate = baudrate
+        self.heartbeat_timeout = heartbeat_timeout
+        self.reconnect_interval = reconnect_interval
+        self.command_retry = command_retry
+        self.on_event = on_event
+        self.events: queue.Queue[DeviceEvent] = queue.Queue()
+        self.boot_id: str | None = resume[0] if resume else None
+        self.last_seq = resume[1] if resume else 0
+        self.firmware: str | None = None
+        self.connected = False
+        self.reconnects = 0
+        self.stats = {"delivered": 0, "duplicates": 0, "out_of_order": 0, "bad_frames": 0,
+                      "bad_messages": 0, "reboots": 0}
+        self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._reader: serial.threaded.ReaderThread | None = None
+        self._framing: _Framing | None = None
+        self._stop = threading.Event()
+        self._link_down = threading.Event()
+        self._hello = threading.Event()
+        self._rx_time = 0.0
+        self._requests = itertools.count(1)
+        self._replies: dict[int, P.Reply | P.Event] = {}
+        self._reply_cv = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._lost_reported = False
+
+    # -- lifecycle --------------------------------------------------------------------------
+    def start(self, wait: float | None = None) -> TableBox:
+        self._thread = threading.Thread(target=self._supervise, name="tablebox", daemon=True)
+        self._thread.start()
+        if wait is not None and not self._hello.wait(wait):
+            raise DeviceError(f"no table box answered on {self.url} within {wait} s")
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._link_down.set()
+        if self._thread:
+            self._thread.join(timeout=3)
+        self._close()
+
+    def __enter__(self) -> TableBox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- the link -----------------------------------------------------------------------------
+    def _supervise(self) -> None:
+        while not self._stop.is_set():
+            try:
+                port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.1)
+            except (serial.SerialException, OSError, ValueError) as exc:
+                self._report_lost(f"cannot open {self.url}: {exc}")
+                self._stop.wait(self.reconnect_interval)
+                continue
+            self._link_down.clear()
+            self._hello.clear()
+            framing = _Framing(self)
+            reader = serial.threaded.ReaderThread(port, lambda f=framing: f)
+            with self._lock:
+                self._reader, self._framing = reader, framing
+            reader.start()
+            self._rx_time = time.monotonic()
+            next_hello = 0.0
+            while not self._stop.is_set() and not self._link_down.is_set():
+                now = time.monotonic()
+                if not self._hello.is_set() and now >= next_hello:
+                    self._write(P.hello_query())
+                    next_hello = now + 0.5
+                if now - self._rx_time > self.heartbeat_timeout:
+                    self._connection_lost(f"no heartbeat for {self.heartbeat_timeout:.1f} s")
+                    break
+                self._link_down.wait(0.05)
+            self._close()
+            if not self._stop.is_set():
+                self._stop.wait(self.reconnect_interval)
+
+    def _close(self) -> None:
+        with self._lock:
+            reader, self._reader, self._framing = self._reader, None, None
+        if reader is not None:
+            try:
+                reader.close()
+            except Exception:  # noqa: BLE001 - a port that is already gone
+                pass
+
+    def _connection_lost(self, reason: str) -> None:
+        """Every way the link can fail ends here."""
+        self._link_down.set()
+        self._hello.clear()
+        self._report_lost(reason)
+
+    def _report_lost(self, reason: str) -> None:
+        was = self.connected
+        self.connected = False
+        if was or not self._lost_reported:
+            self._lost_reported = True
+            self._emit(DeviceEvent("lost", time.monotonic(), detail={"reason": reason}))
+
+    def _write(self, frame: bytes) -> bool:
+        with self._lock:
+            reader = self._reader
+        if reader is None:
+            return False
+        try:
+            with self._write_lock:
+                reader.write(frame)
+            return True
+        except Exception:  # noqa: BLE001 - funnelled to the one failure path
+            self._connection_lost("write failed")
+            return False
+
+    def _emit(self, event: DeviceEvent) -> None:
+        self.events.put(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    # -- messages from the box ----------------------------------------------------------------------
+    def _on_message(self, msg: P.Message) -> None:
+        if isinstance(msg, P.Hello):
+            self._on_hello(msg)
+        elif isinstance(msg, P.Event):
+            self._on_event(msg)
+        elif isinstance(msg, P.Reply) and msg.request is not None:
+            with self._reply_cv:
+                self._replies[msg.request] = msg
+                self._reply_cv.notify_all()
+
+    def _on_hello(self, msg: P.Hello) -> None:
+        if msg.protocol != P.PROTOCOL_VERSION:
+            self._connection_lost(f"box speaks protocol {msg.protocol}, "
+                                  f"this host {P.PROTOCOL_VERSION}")
+            return
+        rebooted = self.boot_id is not None and msg.boot_id != self.boot_id
+        if msg.boot_id != self.boot_id:
+            # A new boot numbers its events afresh; what it says it has acknowledged was
+            # delivered before (by us or by a previous host run).
+            self.boot_id = msg.boot_id
+            self.last_seq = msg.acked
+            if rebooted:
+                self.stats["reboots"] += 1
+        if not self._hello.is_set():
+            if self.connected is False and self._lost_reported:
+                self.reconnects += 1
+            self.firmware = msg.firmware
+            self.connected = True
+            self._hello.set()
+            self._emit(DeviceEvent("connected", time.monotonic(),
+                                   detail={"boot_id": msg.boot_id, "firmware": msg.firmware,
+                                           "rebooted": rebooted, "url": self.url}))
+
+    def _on_event(self, msg: P.Event) -> None:
+        if not self._hello.is_set():
+            return  # before the handshake the boot is unknown: it will be resent
+        expected = (self.last_seq % 0xFFFF) + 1
+        if msg.seq == expected:
+            self.last_seq = msg.seq
+            self._write(P.ack(msg.seq))
+            self.stats["delivered"] += 1
+            self._deliver(msg)
+        elif P.seq_after(msg.seq, self.last_seq):
+            self.stats["out_of_order"] += 1  # a gap: wait for the missing one, in order
+        else:
+            self.stats["duplicates"] += 1
+            self._write(P.ack(self.last_seq))
+
+    def _deliver(self, msg: P.Event) -> None:
+        now = time.monotonic()
+        if msg.kind == "BTN":
+            ev = DeviceEvent("button", now, player=msg.player, button=msg.button, seq=msg.seq)
+        elif msg.kind == "ROLL":
+            ev = DeviceEvent("roll", now, player=msg.player, roll_kind=msg.roll_kind,
+                             faces=msg.faces, request=msg.request, seq=msg.seq)
+            if msg.request is not None:
+                with self._reply_cv:
+                    self._replies[msg.request] = msg
+                    self._reply_cv.notify_all()
+        else:
+            ev = DeviceEvent("lost_events", now, seq=msg.seq, detail={"count": msg.lost})
+        self._emit(ev)
+
+    # -- commands ---------------------------------------------------------------------------------------
+    def _request(self, build: Callable[[int], bytes], want_event: bool,
+                 timeout: float) -> P.Reply | P.Event:
+        req = next(self._requests) % 65535 + 1
+        deadline = time.monotonic() + timeout
+        frame = build(req)
+        while time.monotonic() < deadline:
+            self._write(frame)
+            retry_at = time.monotonic() + self.command_retry
+            with self._reply_cv:
+                while time.monotonic() < min(retry_at, deadline):
+                    got = self._replies.get(req)
+                    if isinstance(got, P.Event) or (isinstance(got, P.Reply) and not want_event
+                                                    and got.ok):
+                        self._replies.pop(req, None)
+                        return got
+                    if isinstance(got, P.Reply) and not got.ok and got.detail != "busy":
+                        self._replies.pop(req, None)
+                        raise DeviceError(f"the box refused {frame!r}: {got.detail}")
+                    self._reply_cv.wait(0.02)
+        raise DeviceError(f"no answer from the table box within {timeout} s")
+
+    def roll(self, kind: str = "attack", dice: int = 1, player: str | None = None,
+             timeout: float = 3.0) -> DeviceEvent:
+        """Ask the box to roll; returns the roll event (also delivered to ``events``)."""
+        if kind not in ("init", "attack") or not 1 <= dice <= 24:
+            raise ValueError("roll kind is 'init' or 'attack', with 1 to 24 dice")
+        msg = self._request(lambda r: P.roll(r, kind, dice, player), True, timeout)
+        assert isinstance(msg, P.Event)
+        return DeviceEvent("roll", time.monotonic(), player=msg.player, roll_kind=msg.roll_kind,
+                           faces=msg.faces, request=msg.request, seq=msg.seq)
+
+    def arm(self, player: str, kind: str, dice: int, timeout: float = 2.0) -> None:
+        """What ``player``'s roll button rolls next (default: one initiative die)."""
+        self._request(lambda r: P.arm(r, kind, dice, player), False, timeout)
+
+    def set_leds(self, mask: int, timeout: float = 2.0) -> None:
+        self._request(lambda r: P.leds(r, mask), False, timeout)
+
+    def add_entropy(self, data: bytes, timeout: float = 2.0) -> None:
+        self._request(lambda r: P.seed(r, data[:16]), False, timeout)
+
+    def ping(self, timeout: float = 2.0) -> float:
+        t0 = time.monotonic()
+        self._request(P.ping, False, timeout)
+        return time.monotonic() - t0
+
+
+def find_box(timeout: float = 1.5) -> str | None:
+    """The first serial port that answers the handshake (Arduino-like ports first)."""
+    from serial.tools import list_ports
+
+    ports = sorted(list_ports.comports(),
+                   key=lambda p: (0 if (p.vid in (0x2341, 0x2A03, 0x1A86, 0x0403)) else 1,
+                                  p.device))
+    for info in ports:
+        box = TableBox(info.device, reconnect_interval=10)
+        try:
+            box.start(wait=timeout)
+            return info.device
+        except DeviceError:
+            continue
+        finally:
+            box.stop()
+    return None

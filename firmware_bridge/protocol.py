@@ -1,0 +1,198 @@
+"""The table-box wire protocol, v1 (``PROTOCOL.md``): framing and messages.
+
+A frame is one line of printable ASCII: ``<body>*<CRC>\\n``, where CRC is the
+CRC-16/CCITT-FALSE of the body as four upper-case hex digits. Bodies are space-separated
+tokens, the first naming the message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 80  # bytes, including "*CRC\n"
+BUTTONS = ("roll", "ready", "shift", "strike", "undo")
+ATTACK_FACES = {"1": 1, "2": 2, "3": 3, "M": "miss", "B": "blade"}
+
+
+def crc16(data: bytes) -> int:
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
+def encode(body: str) -> bytes:
+    raw = body.encode("ascii")
+    if any(b < 0x20 or b > 0x7E or b == 0x2A for b in raw):
+        raise ValueError(f"frame body must be printable ASCII without '*': {body!r}")
+    frame = raw + b"*%04X\n" % crc16(raw)
+    if len(frame) > MAX_FRAME:
+        raise ValueError(f"frame longer than {MAX_FRAME} bytes: {body!r}")
+    return frame
+
+
+class FrameParser:
+    """Bytes in, valid frame bodies out. Garbage, over-long lines and bad CRCs are
+    counted and dropped; nothing from a bad frame is ever delivered."""
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+        self._bad = False
+        self.dropped = 0
+
+    def feed(self, data: bytes) -> Iterator[str]:
+        for byte in data:
+            if byte == 0x0A:
+                frame, bad = bytes(self._buf), self._bad
+                self._buf.clear()
+                self._bad = False
+                body = None if bad else self._check(frame)
+                if body is None:
+                    if frame or bad:
+                        self.dropped += 1
+                else:
+                    yield body
+            elif byte == 0x0D:
+                continue
+            elif byte < 0x20 or byte > 0x7E or len(self._buf) >= MAX_FRAME - 1:
+                self._bad = True
+            else:
+                self._buf.append(byte)
+
+    @staticmethod
+    def _check(frame: bytes) -> str | None:
+        if len(frame) < 6 or frame[-5:-4] != b"*":
+            return None
+        body, crc_text = frame[:-5], frame[-4:]
+        try:
+            crc = int(crc_text, 16)
+        except ValueError:
+            return None
+        if crc16(body) != crc or not all(c in b"0123456789ABCDEFabcdef" for c in crc_text):
+            return None
+        return body.decode("ascii")
+
+
+# -- messages from the box ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Hello:
+    protocol: int
+    firmware: str
+    boot_id: str
+    next_seq: int
+    acked: int
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    uptime_ms: int
+    acked: int
+    pending: int
+
+
+@dataclass(frozen=True)
+class Reply:
+    ok: bool
+    request: int | None
+    detail: str | None
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int
+    kind: str  # BTN, ROLL, LOST
+    player: str | None = None
+    button: str | None = None
+    request: int | None = None
+    roll_kind: str | None = None
+    faces: tuple[int | str, ...] = ()
+    lost: int = 0
+
+
+Message = Hello | Heartbeat | Reply | Event
+
+
+class ProtocolError(ValueError):
+    """A frame with a valid CRC whose content is not a v1 message."""
+
+
+def _int(token: str, what: str) -> int:
+    if not token.isdigit():
+        raise ProtocolError(f"{what} must be a number, got {token!r}")
+    return int(token)
+
+
+def parse(body: str) -> Message:
+    t = body.split(" ")
+    kind = t[0]
+    try:
+        if kind == "HELLO" and len(t) == 6:
+            return Hello(_int(t[1], "protocol"), t[2], t[3], _int(t[4], "next seq"),
+                         _int(t[5], "acked"))
+        if kind == "HB" and len(t) == 4:
+            return Heartbeat(_int(t[1], "uptime"), _int(t[2], "acked"), _int(t[3], "pending"))
+        if kind in ("OK", "ERR") and len(t) in (2, 3):
+            req = None if t[1] == "-" else _int(t[1], "request")
+            return Reply(kind == "OK", req, t[2] if len(t) == 3 else None)
+        if kind == "EV" and len(t) >= 3:
+            seq = _int(t[1], "seq")
+            if t[2] == "BTN" and len(t) == 5 and t[3] in ("p1", "p2") and t[4] in BUTTONS:
+                return Event(seq, "BTN", player=t[3], button=t[4])
+            if t[2] == "ROLL" and len(t) == 7 and t[4] in ("init", "attack"):
+                req = None if t[3] == "-" else _int(t[3], "request")
+                player = None if t[5] == "-" else t[5]
+                if player not in (None, "p1", "p2"):
+                    raise ProtocolError(f"bad player {t[5]!r}")
+                faces: list[int | str] = []
+                for f in t[6].split(","):
+                    if t[4] == "init" and f in "123456" and len(f) == 1:
+                        faces.append(int(f))
+                    elif t[4] == "attack" and f in ATTACK_FACES:
+                        faces.append(ATTACK_FACES[f])
+                    else:
+                        raise ProtocolError(f"bad die face {f!r}")
+                return Event(seq, "ROLL", player=player, request=req, roll_kind=t[4],
+                             faces=tuple(faces))
+            if t[2] == "LOST" and len(t) == 4:
+                return Event(seq, "LOST", lost=_int(t[3], "lost"))
+    except ProtocolError:
+        raise
+    raise ProtocolError(f"not a protocol {PROTOCOL_VERSION} message: {body!r}")
+
+
+# -- commands to the box ---------------------------------------------------------------------
+def hello_query() -> bytes:
+    return encode(f"HELLO? {PROTOCOL_VERSION}")
+
+
+def ack(seq: int) -> bytes:
+    return encode(f"ACK {seq}")
+
+
+def roll(request: int, kind: str, dice: int, player: str | None = None) -> bytes:
+    return encode(f"ROLL {request} {kind} {dice} {player or '-'}")
+
+
+def arm(request: int, kind: str, dice: int, player: str) -> bytes:
+    return encode(f"ARM {request} {kind} {dice} {player}")
+
+
+def leds(request: int, mask: int) -> bytes:
+    return encode(f"LED {request} {mask & 0xFF:02X}")
+
+
+def seed(request: int, entropy: bytes) -> bytes:
+    return encode(f"SEED {request} {entropy.hex().upper()}")
+
+
+def ping(request: int) -> bytes:
+    return encode(f"PING {request}")
+
+
+def seq_after(a: int, b: int) -> bool:
+    """Is sequence number ``a`` after ``b``, modulo 2^16 (0 is never used)?"""
+    return a != b and ((a - b) & 0xFFFF) < 0x8000

@@ -1,0 +1,34 @@
+"""What the table box tells the table, as plain values (produced by ``firmware_bridge``,
+consumed by the session; defined here so ``table`` never imports serial code)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DeviceEvent:
+    """``kind``: "button", "roll", "connected", "lost", "lost_events", "health"."""
+
+    kind: str
+    time: float  # host monotonic clock, seconds
+    player: str | None = None
+    button: str | None = None  # roll, ready, shift, strike, undo
+    roll_kind: str | None = None  # init or attack
+    faces: tuple[int | str, ...] = ()  # init: 1-6; attack: 1, 2, 3, "miss", "blade"
+    request: int | None = None  # the host request a roll answers (None: a button roll)
+    seq: int | None = None  # the box's sequence number
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "time": round(self.time, 4)}
+        for k in ("player", "button", "roll_kind", "request", "seq"):
+            v = getattr(self, k)
+            if v is not None:
+                out[k] = v
+        if self.faces:
+            out["faces"] = list(self.faces)
+        if self.detail:
+            out.update(self.detail)
+        return out

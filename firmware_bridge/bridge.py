@@ -91,6 +91,7 @@ class TableBox:
         self._reply_cv = threading.Condition()
         self._thread: threading.Thread | None = None
         self._lost_reported = False
+        self._early: dict[int, P.Event] = {}  # arrived ahead of a missing one (bounded)
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self, wait: float | None = None) -> TableBox:
@@ -135,7 +136,7 @@ class TableBox:
                 now = time.monotonic()
                 if not self._hello.is_set() and now >= next_hello:
                     self._write(P.hello_query())
-                    next_hello = now + 0.5
+                    next_hello = now + 0.2
                 if now - self._rx_time > self.heartbeat_timeout:
                     self._connection_lost(f"no heartbeat for {self.heartbeat_timeout:.1f} s")
                     break
@@ -206,8 +207,14 @@ class TableBox:
             # delivered before (by us or by a previous host run).
             self.boot_id = msg.boot_id
             self.last_seq = msg.acked
+            self._early.clear()
             if rebooted:
                 self.stats["reboots"] += 1
+        if rebooted and self._hello.is_set():
+            # The box restarted under us (watchdog, brown-out): say so, it lost its queue.
+            self._emit(DeviceEvent("connected", time.monotonic(),
+                                   detail={"boot_id": msg.boot_id, "firmware": msg.firmware,
+                                           "rebooted": True, "url": self.url}))
         if not self._hello.is_set():
             if self.connected is False and self._lost_reported:
                 self.reconnects += 1
@@ -223,12 +230,22 @@ class TableBox:
             return  # before the handshake the boot is unknown: it will be resent
         expected = (self.last_seq % 0xFFFF) + 1
         if msg.seq == expected:
-            self.last_seq = msg.seq
-            self._write(P.ack(msg.seq))
-            self.stats["delivered"] += 1
-            self._deliver(msg)
+            # Deliver it, then whatever already arrived behind it, and acknowledge the
+            # last one (acknowledgements are cumulative).
+            while True:
+                self.last_seq = msg.seq
+                self.stats["delivered"] += 1
+                self._deliver(msg)
+                nxt = self._early.pop((self.last_seq % 0xFFFF) + 1, None)
+                if nxt is None:
+                    break
+                msg = nxt
+            self._write(P.ack(self.last_seq))
         elif P.seq_after(msg.seq, self.last_seq):
-            self.stats["out_of_order"] += 1  # a gap: wait for the missing one, in order
+            # A gap: one before it was lost. Keep this one until the gap is filled.
+            self.stats["out_of_order"] += 1
+            if len(self._early) < 128:
+                self._early[msg.seq] = msg
         else:
             self.stats["duplicates"] += 1
             self._write(P.ack(self.last_seq))

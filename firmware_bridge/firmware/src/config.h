@@ -8,9 +8,9 @@
 
 #define HEARTBEAT_MS 500      /* HB frame period */
 #define RETRANSMIT_MS 60      /* resend unacknowledged events after this long */
-#define RETRANSMIT_WINDOW 4   /* at most this many events per resend pass */
+#define RETRANSMIT_WINDOW 8   /* at most this many events per resend pass */
 #define DEBOUNCE_MS 5         /* a button must read the same for this many 1 ms samples */
-#define EVENT_QUEUE 32        /* unacknowledged events kept (RAM: 18 bytes each) */
+#define EVENT_QUEUE 40        /* unacknowledged events kept (RAM: 18 bytes each) */
 #define MAX_DICE 24           /* most dice one ROLL may ask for */
 #define LINE_MAX 80           /* longest frame, including "*CRC\n" */
 

@@ -294,6 +294,8 @@ class TableBox:
             raise ValueError("roll kind is 'init' or 'attack', with 1 to 24 dice")
         msg = self._request(lambda r: P.roll(r, kind, dice, player), True, timeout)
         assert isinstance(msg, P.Event)
+        if len(msg.faces) != dice or msg.roll_kind != kind:
+            raise DeviceError(f"asked for {dice} {kind} dice, the box rolled {msg.faces}")
         return DeviceEvent("roll", time.monotonic(), player=msg.player, roll_kind=msg.roll_kind,
                            faces=msg.faces, request=msg.request, seq=msg.seq)
 

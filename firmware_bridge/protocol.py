@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 PROTOCOL_VERSION = 1
-MAX_FRAME = 80  # bytes, including "*CRC\n"
+MAX_FRAME = 96  # bytes, including "*CRC\n"
 BUTTONS = ("roll", "ready", "shift", "strike", "undo")
 ATTACK_FACES = {"1": 1, "2": 2, "3": 3, "M": "miss", "B": "blade"}
 
@@ -68,11 +68,9 @@ class FrameParser:
         if len(frame) < 6 or frame[-5:-4] != b"*":
             return None
         body, crc_text = frame[:-5], frame[-4:]
-        try:
-            crc = int(crc_text, 16)
-        except ValueError:
+        if not all(c in b"0123456789ABCDEF" for c in crc_text):  # upper-case only
             return None
-        if crc16(body) != crc or not all(c in b"0123456789ABCDEFabcdef" for c in crc_text):
+        if crc16(body) != int(crc_text, 16):
             return None
         return body.decode("ascii")
 

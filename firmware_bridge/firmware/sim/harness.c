@@ -97,8 +97,13 @@ static void add_action(uint64_t cycle, char port, int pin, int level, int tap_do
 
 static void release_all(avr_t *avr)
 {
+    /* Buttons are active low: released reads high. simavr ignores raising an irq to the
+     * value it already has, and a reset clears the pins, so go through low first (the
+     * firmware never samples it: nothing runs in between). */
     for (int i = 0; i < 5; i++) {
-        set_pin(avr, 'D', 2 + i, 1); /* buttons are active low: released reads high */
+        set_pin(avr, 'D', 2 + i, 0);
+        set_pin(avr, 'D', 2 + i, 1);
+        set_pin(avr, 'B', i, 0);
         set_pin(avr, 'B', i, 1);
     }
 }
@@ -113,6 +118,10 @@ static void handle(avr_t *avr, char *cmd)
     if (n >= 1 && !strcmp(verb, "RESET")) {
         avr_reset(avr);
         release_all(avr);
+        /* The cycle counter may restart: pending taps start over from now. */
+        for (int i = 0; i < n_schedule; i++)
+            schedule[i].cycle = avr->cycle;
+        tap_cursor = avr->cycle;
         printf("RESET\n");
         fflush(stdout);
         return;

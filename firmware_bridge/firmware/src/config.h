@@ -12,7 +12,7 @@
 #define DEBOUNCE_MS 5         /* a button must read the same for this many 1 ms samples */
 #define EVENT_QUEUE 40        /* unacknowledged events kept (RAM: 18 bytes each) */
 #define MAX_DICE 24           /* most dice one ROLL may ask for */
-#define LINE_MAX 80           /* longest frame, including "*CRC\n" */
+#define LINE_MAX 96           /* longest frame, including "*CRC\n" */
 
 /* Buttons, active low with pull-ups: p1 on PD2..PD6, p2 on PB0..PB4, in this order:
  * roll, ready, shift, strike, undo. */

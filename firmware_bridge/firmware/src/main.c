@@ -41,11 +41,17 @@ static uint32_t millis(void)
 /* -- frame output ------------------------------------------------------------------ */
 static char out[LINE_MAX];
 static uint8_t out_len;
+static uint8_t out_overflow; /* a body did not fit: never send a cut frame */
 
 static void put(const char *s)
 {
-    while (*s && out_len < LINE_MAX - 7)
+    while (*s) {
+        if (out_len >= LINE_MAX - 7) {
+            out_overflow = 1;
+            return;
+        }
         out[out_len++] = *s++;
+    }
 }
 
 static void put_u32(uint32_t v)
@@ -70,6 +76,8 @@ static void put_hex(uint32_t v, uint8_t digits)
 /* Append "*CRC\n" and queue the frame for transmission if it fits whole. */
 static uint8_t send_frame(void)
 {
+    if (out_overflow)
+        return 1; /* cannot happen with MAX_DICE and LINE_MAX as set; dropped, not cut */
     uint16_t crc = crc16(out, out_len);
     uint8_t body = out_len;
     out[out_len++] = '*';
@@ -83,7 +91,12 @@ static uint8_t send_frame(void)
     return 1;
 }
 
-static void start(const char *type) { out_len = 0; put(type); }
+static void start(const char *type)
+{
+    out_len = 0;
+    out_overflow = 0;
+    put(type);
+}
 
 static void send_hello(void)
 {
@@ -341,7 +354,8 @@ static void handle_line(void)
     uint8_t body = (uint8_t)(line_len - 5);
     uint16_t crc = 0;
     for (uint8_t i = 0; i < 4; i++) {
-        int8_t d = hexval(line[body + 1 + i]);
+        char ch = line[body + 1 + i];
+        int8_t d = (ch >= 'a') ? -1 : hexval(ch); /* upper-case only, as specified */
         if (d < 0)
             return;
         crc = (uint16_t)((crc << 4) | (uint8_t)d);

@@ -1,0 +1,100 @@
+"""The host bridge against both backends: the Python simulator and the real firmware
+running in simavr (the same tests, python-can style)."""
+
+import time
+
+import pytest
+
+from firmware_bridge.bridge import DeviceError
+from firmware_bridge.fairness import chi_square
+
+from .conftest import wait_kind
+
+
+def test_handshake_buttons_and_order(backend, box):
+    assert box.connected and box.boot_id and box.firmware
+    for player, button in [("p1", "ready"), ("p2", "strike"), ("p1", "undo")]:
+        backend.press(player, button)
+    got = []
+    deadline = time.monotonic() + 5
+    while len(got) < 3 and time.monotonic() < deadline:
+        ev = wait_kind(box, "button", 1)
+        if ev:
+            got.append((ev.player, ev.button, ev.seq))
+    assert [(p, b) for p, b, _ in got] == [("p1", "ready"), ("p2", "strike"), ("p1", "undo")]
+    seqs = [s for *_, s in got]
+    assert seqs == sorted(seqs) and len(set(seqs)) == 3
+
+
+def test_host_requested_rolls(backend, box):
+    ev = box.roll("attack", 8, "p2")
+    assert ev.kind == "roll" and ev.player == "p2" and len(ev.faces) == 8
+    assert set(ev.faces) <= {1, 2, 3, "miss", "blade"}
+    init = box.roll("init", 2)
+    assert len(init.faces) == 2 and all(1 <= f <= 6 for f in init.faces)
+    with pytest.raises(ValueError):
+        box.roll("attack", 25)
+
+
+def test_roll_button_rolls_what_was_armed(backend, box):
+    box.arm("p1", "attack", 3)
+    backend.press("p1", "roll")
+    assert wait_kind(box, "button", 5, player="p1", button="roll")
+    ev = wait_kind(box, "roll", 5, player="p1")
+    assert ev.roll_kind == "attack" and len(ev.faces) == 3 and ev.request is None
+    backend.press("p1", "roll")  # the arming is used once: back to one initiative die
+    ev = wait_kind(box, "roll", 5, player="p1")
+    assert ev.roll_kind == "init" and len(ev.faces) == 1
+
+
+def test_leds_and_ping(backend, box):
+    box.set_leds(0x05)
+    assert box.ping() < 1.0
+
+
+def test_reboot_is_noticed_and_numbering_restarts(backend, box):
+    backend.press("p1", "ready")
+    first = wait_kind(box, "button", 5)
+    old_boot = box.boot_id
+    backend.reboot()
+    ev = wait_kind(box, "connected", 5)
+    assert ev is not None and ev.detail["rebooted"] and box.boot_id != old_boot
+    backend.press("p2", "ready")
+    after = wait_kind(box, "button", 5)
+    assert after.player == "p2" and after.seq <= first.seq + 1
+
+
+def test_dice_are_fair(backend, box):
+    """60,000 attack dice from the box (2,500 requests of 24): chi-square p > 0.001."""
+    if backend.name == "simulator":
+        n_requests = 500  # the simulator uses the host's CSPRNG; a smaller check suffices
+    else:
+        n_requests = 2500
+    counts = {1: 0, 2: 0, 3: 0, "miss": 0, "blade": 0}
+    for _ in range(n_requests):
+        for f in box.roll("attack", 24, timeout=5).faces:
+            counts[f] += 1
+    total = sum(counts.values())
+    assert total == 24 * n_requests
+    stat, p = chi_square(list(counts.values()), [1 / 6, 1 / 6, 1 / 6, 2 / 6, 1 / 6])
+    assert p > 0.001, f"chi-square {stat:.1f}, p = {p:.2g}: {counts}"
+
+
+def test_no_box_gives_a_clear_error(tmp_path):
+    from firmware_bridge.bridge import TableBox
+
+    tb = TableBox(str(tmp_path / "no-such-port"), reconnect_interval=0.05)
+    with pytest.raises(DeviceError, match="no table box answered"):
+        tb.start(wait=0.5)
+    ev = tb.events.get(timeout=1)
+    assert ev.kind == "lost" and "cannot open" in ev.detail["reason"]
+    tb.stop()
+
+
+def test_chi_square_itself():
+    stat, p = chi_square([100, 100, 100], [1 / 3] * 3)
+    assert stat == 0 and p == pytest.approx(1.0)
+    _, p = chi_square([300, 0, 0], [1 / 3] * 3)
+    assert p < 1e-50
+    _, p = chi_square([10, 20], [0.5, 0.5])  # 3.33 on 1 df
+    assert p == pytest.approx(0.0679, abs=1e-3)

@@ -41,7 +41,7 @@ class _Framing(serial.threaded.Protocol):
         self.parser = P.FrameParser()
         self.transport: serial.threaded.ReaderThread | None = None
 
-    def connection_made(self, transport) -> None:  # noqa: ANN001
+    def connection_made(self, transport) -> None:
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
@@ -93,7 +93,7 @@ class TableBox:
         self._lost_reported = False
         self._early: dict[int, P.Event] = {}  # arrived ahead of a missing one (bounded)
 
-    # -- lifecycle --------------------------------------------------------------------------
+    # -- lifecycle --------------------------------------------------------------------
     def start(self, wait: float | None = None) -> TableBox:
         self._thread = threading.Thread(target=self._supervise, name="tablebox", daemon=True)
         self._thread.start()
@@ -114,7 +114,7 @@ class TableBox:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    # -- the link -----------------------------------------------------------------------------
+    # -- the link ---------------------------------------------------------------------
     def _supervise(self) -> None:
         while not self._stop.is_set():
             try:
@@ -151,7 +151,7 @@ class TableBox:
         if reader is not None:
             try:
                 reader.close()
-            except Exception:  # noqa: BLE001 - a port that is already gone
+            except Exception:
                 pass
 
     def _connection_lost(self, reason: str) -> None:
@@ -176,7 +176,7 @@ class TableBox:
             with self._write_lock:
                 reader.write(frame)
             return True
-        except Exception:  # noqa: BLE001 - funnelled to the one failure path
+        except Exception:
             self._connection_lost("write failed")
             return False
 
@@ -185,7 +185,7 @@ class TableBox:
         if self.on_event is not None:
             self.on_event(event)
 
-    # -- messages from the box ----------------------------------------------------------------------
+    # -- messages from the box --------------------------------------------------------
     def _on_message(self, msg: P.Message) -> None:
         if isinstance(msg, P.Hello):
             self._on_hello(msg)
@@ -265,7 +265,7 @@ class TableBox:
             ev = DeviceEvent("lost_events", now, seq=msg.seq, detail={"count": msg.lost})
         self._emit(ev)
 
-    # -- commands ---------------------------------------------------------------------------------------
+    # -- commands ---------------------------------------------------------------------
     def _request(self, build: Callable[[int], bytes], want_event: bool,
                  timeout: float) -> P.Reply | P.Event:
         req = next(self._requests) % 65535 + 1

@@ -45,6 +45,7 @@ class Emulator:
         self.port = ""
         self.lines: list[str] = []
         self.taps = 0
+        self.pressed_at: dict[int, float] = {}  # tap number -> monotonic seconds
         self._cv = threading.Condition()
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -62,7 +63,7 @@ class Emulator:
     def _stderr(self) -> str:
         try:
             return self.proc.stderr.read()[-500:] if self.proc.stderr else ""
-        except Exception:  # noqa: BLE001
+        except Exception:
             return ""
 
     def _read(self) -> None:
@@ -72,6 +73,9 @@ class Emulator:
                 self.lines.append(line.strip())
                 if line.startswith("TAPPED "):
                     self.taps = int(line.split()[1])
+                elif line.startswith("PRESSED "):
+                    _, n, ns = line.split()
+                    self.pressed_at[int(n)] = int(ns) / 1e9
                 self._cv.notify_all()
 
     def _send(self, cmd: str) -> None:
@@ -93,6 +97,10 @@ class Emulator:
     def tap(self, player: str, button: str, hold_ms: int = 20, gap_ms: int = 20) -> None:
         """Queue a press/release in MCU time (taps run one after another)."""
         self._send(f"TAP {player} {button} {hold_ms} {gap_ms}")
+
+    def burst(self, count: int, hold_ms: int = 10, gap_ms: int = 10) -> None:
+        """``count`` times, the eight non-roll buttons pressed together (load test)."""
+        self._send(f"BURST {count} {hold_ms} {gap_ms}")
 
     def reset(self) -> None:
         self._send("RESET")

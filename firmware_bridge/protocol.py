@@ -75,7 +75,7 @@ class FrameParser:
         return body.decode("ascii")
 
 
-# -- messages from the box ------------------------------------------------------------------
+# -- messages from the box -----------------------------------------------------------
 @dataclass(frozen=True)
 class Hello:
     protocol: int
@@ -162,7 +162,7 @@ def parse(body: str) -> Message:
     raise ProtocolError(f"not a protocol {PROTOCOL_VERSION} message: {body!r}")
 
 
-# -- commands to the box ---------------------------------------------------------------------
+# -- commands to the box -------------------------------------------------------------
 def hello_query() -> bytes:
     return encode(f"HELLO? {PROTOCOL_VERSION}")
 

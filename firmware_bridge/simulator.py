@@ -55,7 +55,7 @@ class BoxSimulator:
         self._parser = P.FrameParser()
         self._start = time.monotonic()
 
-    # -- the physical side ------------------------------------------------------------------
+    # -- the physical side ------------------------------------------------------------
     def press(self, player: str, button: str) -> None:
         if player not in ("p1", "p2") or button not in P.BUTTONS:
             raise ValueError(f"no button {player} {button}")
@@ -78,7 +78,7 @@ class BoxSimulator:
             self.armed.clear()
             self._write(f"HELLO {P.PROTOCOL_VERSION} sim-1.0.0 {self.boot_id} 1 0")
 
-    # -- lifecycle ----------------------------------------------------------------------------------
+    # -- lifecycle --------------------------------------------------------------------
     def start(self) -> BoxSimulator:
         self._thread = threading.Thread(target=self._run, name="box-simulator", daemon=True)
         self._thread.start()
@@ -100,7 +100,7 @@ class BoxSimulator:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    # -- internals ------------------------------------------------------------------------------------
+    # -- internals --------------------------------------------------------------------
     @staticmethod
     def _faces(kind: str, n: int) -> str:
         if kind == "init":

@@ -100,7 +100,7 @@ def bench_rules(games: int = 200, seed: int = 1, checks: int = 20000) -> dict[st
     }
 
 
-# -- vision ---------------------------------------------------------------------------------
+# -- vision --------------------------------------------------------------------------
 def conditions():  # name -> (Conditions, hands)
     from vision.synth import Conditions
 
@@ -312,4 +312,56 @@ def _stream_timing(layout, renderer, sizes, seed: int) -> dict[str, Any]:
                                   "p95": round(float(np.percentile(v, 95)), 2),
                                   "frames": len(v)}
                           for stage, v in times.items()}
+    return out
+
+
+# -- the table box -------------------------------------------------------------------
+def bench_device(presses: int = 300, burst_cycles: int = 200) -> dict[str, Any]:
+    """The real firmware in simavr at real time, 115200 baud: press-to-host latency and
+    sustained event rate."""
+    import statistics as st
+    import time as _time
+
+    from firmware_bridge.bridge import TableBox
+    from firmware_bridge.emulator import Emulator
+
+    out: dict[str, Any] = {"baud": 115200, "emulation": "simavr, throttled to real time"}
+    with Emulator(speed=1) as emu:
+        box = TableBox(emu.port).start()
+        _time.sleep(0.3)
+        emu.run()
+        box.events.get(timeout=10)  # connected
+        latencies = []
+        for i in range(1, presses + 1):
+            emu.tap("p1", "ready", 15, 25)
+            ev = None
+            while ev is None or ev.kind != "button":
+                ev = box.events.get(timeout=5)
+            deadline = _time.monotonic() + 2
+            while i not in emu.pressed_at and _time.monotonic() < deadline:
+                _time.sleep(0.001)
+            latencies.append((ev.time - emu.pressed_at[i]) * 1000)
+        out["press_to_host_ms"] = {
+            "presses": presses, "p50": round(st.median(latencies), 2),
+            "p99": round(_pct(latencies, 99), 2), "max": round(max(latencies), 2),
+            "note": "includes the 5 ms debounce window"}
+        t0 = _time.monotonic()
+        emu.burst(burst_cycles, 10, 10)
+        want = burst_cycles * 8
+        got = 0
+        first = last = None
+        while got < want and _time.monotonic() - t0 < burst_cycles * 0.1 + 20:
+            try:
+                ev = box.events.get(timeout=1)
+            except Exception:
+                continue
+            if ev.kind == "button":
+                got += 1
+                first = first or ev.time
+                last = ev.time
+        span = (last - first) if first and last and last > first else float("nan")
+        out["sustained"] = {"events": got, "expected": want,
+                            "events_per_second": round(got / span, 1) if span else None}
+        out["host_stats"] = dict(box.stats)
+        box.stop()
     return out

@@ -158,6 +158,14 @@ def cmd_bench_vision(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_device(args: argparse.Namespace) -> int:
+    from .bench import bench_device
+
+    json.dump(bench_device(args.presses, args.bursts), sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_rules_demo
 
@@ -204,9 +212,11 @@ def build_parser() -> argparse.ArgumentParser:
     wcheck.add_argument("--catalog", action="append")
     wcheck.set_defaults(func=cmd_warband_check)
 
+    from .device_cli import add_parsers as add_device
     from .vision_cli import add_parsers
 
     add_parsers(sub)
+    add_device(sub)
 
     bench = sub.add_parser("bench", help="benchmarks").add_subparsers(
         dest="bench_command", required=True)
@@ -221,6 +231,10 @@ def build_parser() -> argparse.ArgumentParser:
     bvision.add_argument("--seed", type=int, default=1)
     bvision.add_argument("--json", action="store_true")
     bvision.set_defaults(func=cmd_bench_vision)
+    bdevice = bench.add_parser("device", help="table box latency and throughput (simavr)")
+    bdevice.add_argument("--presses", type=int, default=300)
+    bdevice.add_argument("--bursts", type=int, default=200)
+    bdevice.set_defaults(func=cmd_bench_device)
     return p
 
 

@@ -103,7 +103,7 @@ class Layout:
         r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
         return b, g, r
 
-    # -- (de)serialisation --------------------------------------------------------------
+    # -- (de)serialisation ------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": LAYOUT_FORMAT,
@@ -176,7 +176,7 @@ class Layout:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
 
 
-# -- the Dreamblade map ----------------------------------------------------------------------
+# -- the Dreamblade map --------------------------------------------------------------
 CELL_MM = 110.0  # eight 32 mm bases fit in a 110 mm square with room for fingers
 MARKER_MM = 50.0
 BAND_MM = 64.0  # marker band between the grid and the zones

@@ -74,7 +74,7 @@ def wait_kind(tb, kind, timeout, **fields):
     while time.monotonic() < deadline:
         try:
             ev = tb.events.get(timeout=0.1)
-        except Exception:  # noqa: BLE001 - queue.Empty
+        except Exception:
             continue
         if ev.kind == kind and all(getattr(ev, k) == v for k, v in fields.items()):
             return ev

@@ -44,7 +44,7 @@ class MapLocator:
         self.since_full = 0
         self._patches: list[tuple[int, int, int, int, np.ndarray]] = []
 
-    # -- marker search ------------------------------------------------------------------------
+    # -- marker search ----------------------------------------------------------------
     def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
         corners, ids, _ = self.detector.detectMarkers(gray)
         out: dict[int, np.ndarray] = {}
@@ -89,7 +89,7 @@ class MapLocator:
                     break
         return out
 
-    # -- homography -----------------------------------------------------------------------------
+    # -- homography -------------------------------------------------------------------
     def _spread(self, seen: dict[int, np.ndarray]) -> float:
         """Area of the hull of the seen markers' centres, as a share of the sheet: a
         homography from markers bunched in one corner extrapolates badly elsewhere."""

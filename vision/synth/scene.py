@@ -137,7 +137,7 @@ class SceneRenderer:
         self.texture = table
         self.pad_mm = TABLE_MM
 
-    # -- the top-down picture ------------------------------------------------------------
+    # -- the top-down picture ---------------------------------------------------------
     def _paint(self, scene: Scene, rng: np.random.Generator, view_dir: np.ndarray) -> np.ndarray:
         s = TEX_PX_PER_MM
         tex = self.texture.copy()
@@ -187,7 +187,7 @@ class SceneRenderer:
             cv2.fillPoly(tex, [(p * 16).astype(np.int32)], skin, cv2.LINE_AA, 4)
         return tex
 
-    # -- the camera -----------------------------------------------------------------------------
+    # -- the camera -------------------------------------------------------------------
     def homography(self, c: Conditions, size: tuple[int, int]) -> np.ndarray:
         """Sheet millimetres -> output pixels."""
         w, h = self.layout.sheet

@@ -5,11 +5,14 @@
  *                                              as possible, 4 = four times real time
  * stdout:  "PTY /dev/pts/N"  once the port exists (use this path: the /tmp symlink that
  *          uart_pty also makes is shared between parallel runs), then "RUNNING",
- *          "LED <hex>" whenever the lights change, "TAPPED <n>" after each tap.
+ *          "LED <hex>" whenever the lights change, "PRESSED <n> <ns>" when tap n goes
+ *          down (CLOCK_MONOTONIC, for latency measurements), "TAPPED <n>" after it.
  * stdin:   START                 run the MCU (open the pty first: pyserial flushes input
  *                                when it opens a port)
  *          PRESS p1 roll | RELEASE p1 roll
  *          TAP p1 roll HOLD_MS GAP_MS    press, hold, release, wait (in MCU time)
+ *          BURST COUNT HOLD_MS GAP_MS   COUNT times: press the eight non-roll buttons
+ *                                together (a load test)
  *          RESET                 reboot the MCU (RAM lost, EEPROM kept)
  *          QUIT
  */
@@ -33,14 +36,16 @@
 static const char *BUTTONS[5] = {"roll", "ready", "shift", "strike", "undo"};
 
 typedef struct { uint64_t cycle; char port; int pin; int level; int tap_done; } action_t;
+/* tap_done: 0 none, 1 the release that ends a tap, 2 the press that starts one */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char pending[256][64];
 static int pending_head, pending_tail;
+/* Taps are queued in time order, so the schedule is a FIFO: only its head is due. */
 static action_t schedule[MAX_SCHEDULE];
-static int n_schedule;
+static int sched_head, n_schedule;
 static uint64_t tap_cursor;  /* MCU cycle when the next TAP may start */
-static int taps_done;
+static int taps_done, taps_pressed;
 static volatile int started, quit;
 
 static void *stdin_thread(void *arg)
@@ -54,7 +59,13 @@ static void *stdin_thread(void *arg)
             started = 1;
         else if (!strcmp(buf, "QUIT"))
             quit = 1;
-        else if ((pending_head + 1) % 256 != pending_tail) {
+        else {
+            /* A full command queue waits for the simulation to catch up: never drop. */
+            while ((pending_head + 1) % 256 == pending_tail && !quit) {
+                pthread_mutex_unlock(&lock);
+                usleep(1000);
+                pthread_mutex_lock(&lock);
+            }
             snprintf(pending[pending_head], 64, "%s", buf);
             pending_head = (pending_head + 1) % 256;
         }
@@ -91,8 +102,13 @@ static void set_pin(avr_t *avr, char port, int pin, int level)
 
 static void add_action(uint64_t cycle, char port, int pin, int level, int tap_done)
 {
-    if (n_schedule < MAX_SCHEDULE)
-        schedule[n_schedule++] = (action_t){cycle, port, pin, level, tap_done};
+    if (n_schedule < MAX_SCHEDULE) {
+        schedule[(sched_head + n_schedule) % MAX_SCHEDULE] =
+            (action_t){cycle, port, pin, level, tap_done};
+        n_schedule++;
+    } else {
+        fprintf(stderr, "harness: too many taps queued\n");
+    }
 }
 
 static void release_all(avr_t *avr)
@@ -120,13 +136,16 @@ static void handle(avr_t *avr, char *cmd)
         release_all(avr);
         /* The cycle counter may restart: pending taps start over from now. */
         for (int i = 0; i < n_schedule; i++)
-            schedule[i].cycle = avr->cycle;
+            schedule[(sched_head + i) % MAX_SCHEDULE].cycle = avr->cycle;
         tap_cursor = avr->cycle;
         printf("RESET\n");
         fflush(stdout);
         return;
     }
-    if (n < 3 || !button_pin(player, name, &port, &pin)) {
+    if (n >= 3 && !strcmp(verb, "BURST")) {
+        port = 'D';
+        pin = 0;
+    } else if (n < 3 || !button_pin(player, name, &port, &pin)) {
         fprintf(stderr, "harness: bad command '%s'\n", cmd);
         return;
     }
@@ -137,9 +156,28 @@ static void handle(avr_t *avr, char *cmd)
     } else if (!strcmp(verb, "TAP") && n == 5) {
         uint64_t start = avr->cycle > tap_cursor ? avr->cycle : tap_cursor;
         uint64_t per_ms = F_CPU / 1000;
-        add_action(start, port, pin, 0, 0);
+        add_action(start, port, pin, 0, 2);
         add_action(start + (uint64_t)hold * per_ms, port, pin, 1, 1);
         tap_cursor = start + (uint64_t)(hold + gap) * per_ms;
+    } else if (!strcmp(verb, "BURST")) {
+        /* "BURST COUNT HOLD GAP": sscanf put COUNT in player, HOLD in name, GAP in hold */
+        int count = atoi(player);
+        gap = n >= 4 ? hold : 0;
+        hold = atoi(name);
+        uint64_t per_ms = F_CPU / 1000;
+        uint64_t start = avr->cycle > tap_cursor ? avr->cycle : tap_cursor;
+        for (int c = 0; c < count; c++) {
+            for (int i = 1; i < 5; i++) {
+                add_action(start, 'D', 2 + i, 0, 0);
+                add_action(start, 'B', i, 0, 0);
+            }
+            for (int i = 1; i < 5; i++) {
+                add_action(start + (uint64_t)hold * per_ms, 'D', 2 + i, 1, 0);
+                add_action(start + (uint64_t)hold * per_ms, 'B', i, 1, i == 4);
+            }
+            start += (uint64_t)(hold + gap) * per_ms;
+        }
+        tap_cursor = start;
     } else {
         fprintf(stderr, "harness: bad command '%s'\n", cmd);
     }
@@ -232,17 +270,20 @@ int main(int argc, char *argv[])
         }
         pthread_mutex_unlock(&lock);
         /* Due scheduled pin changes (taps), in order. */
-        int kept = 0;
-        for (int i = 0; i < n_schedule; i++) {
-            if (schedule[i].cycle <= avr->cycle) {
-                set_pin(avr, schedule[i].port, schedule[i].pin, schedule[i].level);
-                if (schedule[i].tap_done)
-                    printf("TAPPED %d\n", ++taps_done);
-            } else {
-                schedule[kept++] = schedule[i];
+        while (n_schedule && schedule[sched_head].cycle <= avr->cycle) {
+            action_t *a = &schedule[sched_head];
+            set_pin(avr, a->port, a->pin, a->level);
+            if (a->tap_done == 1)
+                printf("TAPPED %d\n", ++taps_done);
+            else if (a->tap_done == 2) {
+                struct timespec ts;
+                clock_gettime(CLOCK_MONOTONIC, &ts);
+                printf("PRESSED %d %lld\n", ++taps_pressed,
+                       (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
             }
+            sched_head = (sched_head + 1) % MAX_SCHEDULE;
+            n_schedule--;
         }
-        n_schedule = kept;
         /* Floating analog inputs: noise for the firmware's entropy pool. */
         noise = noise * 1664525u + 1013904223u;
         avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC4), (noise >> 8) % 5000);

@@ -22,14 +22,18 @@ def test_no_press_lost_or_doubled_through_faults_and_unplugs():
             emu.run()
             # Presses while the box boots (about 15 ms of entropy gathering) are not
             # seen by anyone: start once it has said hello.
+            # (A busy machine may make the host give up once before the box answers: a
+            # "lost" event then comes first.)
             ev = box.events.get(timeout=10)
-            assert ev.kind == "connected"
+            while ev.kind == "lost":
+                ev = box.events.get(timeout=10)
+            assert ev.kind == "connected", ev
             for player, button in expected:
                 emu.tap(player, button, 15, 30)
             for k in range(1, 6):  # five unplug cycles spread over the run
-                assert emu.wait_taps(k * N_EVENTS // 6, 300)
+                assert emu.wait_taps(k * N_EVENTS // 6, 300), f"taps stalled at {emu.taps}"
                 relay.unplug(0.2)
-            assert emu.wait_taps(N_EVENTS, 300)
+            assert emu.wait_taps(N_EVENTS, 300), f"taps stalled at {emu.taps}"
             got, other = [], []
             deadline = time.monotonic() + 30
             while len(got) < N_EVENTS and time.monotonic() < deadline:
@@ -54,5 +58,5 @@ def test_no_press_lost_or_doubled_through_faults_and_unplugs():
     assert got == expected
     assert relay.stats["unplugs"] == 5
     assert relay.stats["corrupted"] > 100 and relay.stats["dropped"] > 100
-    assert box.reconnects >= 5
-    assert box.stats["duplicates"] > 0  # retransmissions happened and were dropped
+    assert box.reconnects >= 5, box.reconnects
+    assert box.stats["duplicates"] > 0, box.stats  # retransmissions were dropped

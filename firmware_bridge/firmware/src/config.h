@@ -9,7 +9,9 @@
 #define HEARTBEAT_MS 500      /* HB frame period */
 #define RETRANSMIT_MS 60      /* resend unacknowledged events after this long */
 #define RETRANSMIT_WINDOW 8   /* at most this many events per resend pass */
-#define DEBOUNCE_MS 5         /* a button must read the same for this many 1 ms samples */
+#define PRESS_MS 2            /* a press counts after this many 1 ms samples read down */
+#define DEBOUNCE_MS 5         /* ... and a release after this many read up */
+#define LOCKOUT_MS 15         /* no new press this soon after a release (release bounce) */
 #define EVENT_QUEUE 40        /* unacknowledged events kept (RAM: 18 bytes each) */
 #define MAX_DICE 24           /* most dice one ROLL may ask for */
 #define LINE_MAX 96           /* longest frame, including "*CRC\n" */

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from . import actions as A
 from .engine import apply, legal_actions
+from .errors import RulesError
 from .events import Event
 from .state import Phase, State, Step
 
@@ -58,22 +59,13 @@ def play_random_game(state: State, rng: random.Random, max_turns: int = 60,
         action = chance_action(state, rng)
         if action is None:
             action = policy(state, legal_actions(state), rng)
-        elif isinstance(action, A.Initiative):
-            from .errors import RulesError
-
-            try:
-                new, events = apply(state, action)
-            except RulesError:
-                out.rerolls += 1  # first-turn 1s and ties are rolled again
-                continue
-            out.actions.append(action)
-            if keep_events:
-                out.events.extend(events)
-            if on_step:
-                on_step(state, action, new)
-            state = new
+        try:
+            new, events = apply(state, action)
+        except RulesError:
+            if not isinstance(action, A.Initiative):
+                raise  # a legal action or a die roll was refused: an engine bug
+            out.rerolls += 1  # first-turn 1s and ties are rolled again
             continue
-        new, events = apply(state, action)
         out.actions.append(action)
         if keep_events:
             out.events.extend(events)

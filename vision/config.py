@@ -32,7 +32,6 @@ class VisionConfig:
     max_radius_fraction: float = 1.35  # larger peaks are not bases (hands, arms)
     # identify
     sticker_fraction: float = 0.9  # sticker radius / foreground disc radius (dark base rim)
-    sector_agreement: float = 0.8  # share of a wedge's samples that must agree
     tag_margin: float = 0.18  # best id must beat every other by this share of the evidence
     tag_agreement: float = 0.8  # share of the evidence the best id must explain
     min_owner_share: float = 0.65

@@ -69,40 +69,6 @@ def bits_of(tag_id: int) -> list[int]:
     return [(word >> (SECTORS - 1 - k)) & 1 for k in range(SECTORS)]
 
 
-@lru_cache(maxsize=1)
-def _rotation_table() -> tuple[np.ndarray, np.ndarray]:
-    """Every rotation of every codeword as rows of bits, and the id of each row."""
-    rows, ids = [], []
-    for tag_id in range(len(codebook())):
-        bits = bits_of(tag_id)
-        for k in range(SECTORS):
-            rows.append(bits[k:] + bits[:k])
-            ids.append(tag_id)
-    return np.array(rows, dtype=np.int8), np.array(ids, dtype=np.int16)
-
-
-def match(bits: np.ndarray, max_unknown: int = 3) -> tuple[int | None, float]:
-    """Best id for read wedges (1 black, 0 colour, -1 unreadable) and a confidence.
-
-    Returns (None, ...) when the reading fits no codeword exactly or fits several: a
-    sticker that cannot be read with certainty is "unknown", never a guess.
-    """
-    known = bits >= 0
-    n_known = int(known.sum())
-    if n_known < SECTORS - max_unknown:
-        return None, 0.0
-    table, ids = _rotation_table()
-    mismatches = ((table != bits) & known).sum(axis=1)
-    exact = np.unique(ids[mismatches == 0])
-    if len(exact) != 1:
-        return None, 0.0
-    # Confidence: how many wedges separate the reading from the next best id.
-    other = mismatches[ids != exact[0]]
-    margin = int(other.min()) if len(other) else SECTORS
-    conf = min(1.0, 0.5 + 0.15 * margin) * (n_known / SECTORS)
-    return int(exact[0]), round(conf, 3)
-
-
 def draw_tag(img: np.ndarray, center: tuple[float, float], radius: float,
              tag_id: int | None, color_bgr: tuple[int, int, int], angle_deg: float = 0.0,
              shift: int = 4) -> None:

@@ -15,7 +15,7 @@ from .board import PLAYERS, other, player_index
 from .errors import Code, IllegalActionError, InvalidActionError
 from .events import Event
 from .game import WINNING_TURNS
-from .state import ConquestResult, Phase, State, Zone
+from .state import ConquestResult, Phase, State
 
 
 def check_initiative(s: State, a: A.Initiative) -> tuple[str, bool]:
@@ -155,11 +155,6 @@ def conquest(s: State, ev: list[Event]) -> None:
     s.turn += 1
     s.phase = Phase.INITIATIVE
     ev.append(Event("turn", {"turn": s.turn}))
-
-
-def controlled(s: State, player: str) -> list[int]:
-    p = player_index(player)
-    return [g for g in s.game.owned[p] if s.zone[g] is Zone.DREAMSCAPE]
 
 
 __all__ = ["PLAYERS", "apply_end_phase", "apply_initiative", "conquest_points",

@@ -74,10 +74,3 @@ def test_soft_decoding_recovers_any_rotation(tag_id, shift):
 def test_player_id_ranges_are_disjoint():
     p1, p2 = tags.player_ids(0), tags.player_ids(1)
     assert not set(p1) & set(p2) and len(p1) >= 16 and len(p2) >= 16
-
-
-def test_hard_match_never_guesses_with_too_many_unknowns():
-    bits = np.array(tags.bits_of(3), np.int8)
-    assert tags.match(bits)[0] == 3
-    bits[:5] = -1
-    assert tags.match(bits)[0] is None

@@ -3,10 +3,11 @@
 The tag's annulus is sampled in the *original* frame (through the homography), not in
 the coarse working image, so every available camera pixel is used. Samples are sorted
 into ink (dark), a player's colour (hue near p1's or p2's), or other (the figure, glare,
-the white centre). The wedge boundaries are unknown (the sticker lies at any angle), so
-six phase offsets are tried and the clearest reading wins. A wedge whose samples
-disagree is unreadable, and a reading that does not fit exactly one codeword is
-"unreadable" rather than a guess.
+the white centre). The owner is the colour that dominates the outer band. The id is
+decoded softly: every classified sample votes (outer ones, less often hidden by the
+figure, with more weight) and the codeword and rotation that explain the votes best win,
+among that player's ids only, if they beat every other id by ``tag_margin``; otherwise
+the sticker is "unreadable" rather than a guess.
 """
 
 from __future__ import annotations
@@ -51,14 +52,6 @@ class Identifier:
         rr = np.array(RADII)
         self.unit = np.stack([np.cos(a)[None, :] * rr[:, None],
                               np.sin(a)[None, :] * rr[:, None]], axis=-1)  # (R, A, 2)
-
-    def sample(self, frame: np.ndarray, homography: np.ndarray, cx_mm: float, cy_mm: float,
-               r_mm: float) -> np.ndarray:
-        pts = self.unit * r_mm + np.array([cx_mm, cy_mm])
-        img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), homography)
-        img = img.reshape(len(RADII), ANGLES, 2).astype(np.float32)
-        return cv2.remap(frame, img[..., 0], img[..., 1], cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE)
 
     def classify(self, samples: np.ndarray, paper: float | np.ndarray) -> np.ndarray:
         """0: ink, 1..n: player colour, -1: other. ``paper``: brightness of the paper

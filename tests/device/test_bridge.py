@@ -98,3 +98,15 @@ def test_chi_square_itself():
     assert p < 1e-50
     _, p = chi_square([10, 20], [0.5, 0.5])  # 3.33 on 1 df
     assert p == pytest.approx(0.0679, abs=1e-3)
+
+
+def test_any_pyserial_url_opens_and_silence_is_reported():
+    """loop:// echoes our own frames back: they are not box messages and are ignored."""
+    from firmware_bridge.bridge import TableBox
+
+    tb = TableBox("loop://", reconnect_interval=0.05)
+    with pytest.raises(DeviceError):
+        tb.start(wait=0.6)
+    assert tb.stats["bad_messages"] >= 1  # our own HELLO? came back and was refused
+    assert not tb.connected
+    tb.stop()

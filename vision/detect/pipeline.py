@@ -86,13 +86,11 @@ class Detector:
         self.occlusion = OcclusionFinder(layout, self.cfg)
         self._previous: tuple[np.ndarray, Detection] | None = None
 
-    def _unchanged(self, gray: np.ndarray) -> Detection | None:
+    def _unchanged(self, small: np.ndarray) -> Detection | None:
         """The previous result, if this frame shows the same scene (sensor noise aside):
         most frames of a game change nothing, and they cost almost nothing this way."""
         if not self.cfg.reuse_still_frames or self._previous is None:
             return None
-        small = cv2.resize(gray, (gray.shape[1] // 16, gray.shape[0] // 16),
-                           interpolation=cv2.INTER_AREA).astype(np.int16)
         before, det = self._previous
         if small.shape != before.shape:
             return None
@@ -108,7 +106,9 @@ class Detector:
         t = {}
         t0 = time.perf_counter()
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        same = self._unchanged(gray)
+        small = cv2.resize(gray, (gray.shape[1] // 16, gray.shape[0] // 16),
+                           interpolation=cv2.INTER_AREA).astype(np.int16)
+        same = self._unchanged(small)
         if same is not None:
             elapsed = (time.perf_counter() - t0) * 1000
             fix = replace(same.fix, moved=False)  # nothing moved since that frame
@@ -156,7 +156,5 @@ class Detector:
         t["total"] = (t5 - t0) * 1000
         det.occluded = occluded
         det.timing_ms = t
-        small = cv2.resize(gray, (gray.shape[1] // 16, gray.shape[0] // 16),
-                           interpolation=cv2.INTER_AREA).astype(np.int16)
         self._previous = (small, det)
         return det

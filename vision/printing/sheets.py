@@ -7,7 +7,6 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from .. import tags
@@ -118,9 +117,3 @@ def print_stickers(layout: Layout, player: str, names: list[str], out_dir: Path,
                                     "tag_family": layout.tag_family, "stickers": mapping},
                                    indent=1) + "\n")
     return pdf_path, map_path
-
-
-def preview_png(path: Path, max_px: int = 1200) -> np.ndarray:
-    img = cv2.imread(str(path))
-    scale = max_px / max(img.shape[:2])
-    return cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)

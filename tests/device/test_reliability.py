@@ -29,7 +29,7 @@ def test_no_press_lost_or_doubled_through_faults_and_unplugs():
                 ev = box.events.get(timeout=10)
             assert ev.kind == "connected", ev
             for player, button in expected:
-                emu.tap(player, button, 15, 30)
+                emu.tap(player, button, 15, 45)  # about 16 presses a second
             for k in range(1, 6):  # five unplug cycles spread over the run
                 assert emu.wait_taps(k * N_EVENTS // 6, 300), f"taps stalled at {emu.taps}"
                 relay.unplug(0.2)

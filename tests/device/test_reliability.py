@@ -34,7 +34,7 @@ def test_no_press_lost_or_doubled_through_faults_and_unplugs():
                 assert emu.wait_taps(k * N_EVENTS // 6, 300), f"taps stalled at {emu.taps}"
                 relay.unplug(0.2)
             assert emu.wait_taps(N_EVENTS, 300), f"taps stalled at {emu.taps}"
-            got, other = [], []
+            got, other, timeline = [], [], []
             deadline = time.monotonic() + 30
             while len(got) < N_EVENTS and time.monotonic() < deadline:
                 try:
@@ -43,7 +43,9 @@ def test_no_press_lost_or_doubled_through_faults_and_unplugs():
                     continue
                 if ev.kind == "button":
                     got.append((ev.player, ev.button))
-                elif ev.kind not in ("connected", "lost"):
+                elif ev.kind in ("connected", "lost"):
+                    timeline.append((round(ev.time, 2), ev.kind, ev.detail.get("reason", "")))
+                else:
                     other.append(ev)
             time.sleep(0.5)
             while not box.events.empty():  # nothing may arrive twice, even late
@@ -53,7 +55,8 @@ def test_no_press_lost_or_doubled_through_faults_and_unplugs():
         finally:
             box.stop()
             relay.stop()
-    assert other == [], f"unexpected events (lost presses?): {other}"
+    assert other == [], (f"unexpected events (lost presses?): {other}; link: {timeline}; "
+                         f"host {box.stats}; relay {relay.stats}")
     assert len(got) == N_EVENTS, f"{len(got)} presses arrived of {N_EVENTS}"
     assert got == expected
     assert relay.stats["unplugs"] == 5

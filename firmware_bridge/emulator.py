@@ -59,6 +59,15 @@ class Emulator:
             raise EmulatorError("the harness did not report its pty")
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
+        # Drain stderr too: a full pipe would block the harness (and freeze the box).
+        self.errors: list[str] = []
+        self._err_reader = threading.Thread(target=self._read_errors, daemon=True)
+        self._err_reader.start()
+
+    def _read_errors(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.errors = [*self.errors[-50:], line.rstrip()]
 
     def _stderr(self) -> str:
         try:

@@ -291,11 +291,18 @@ int main(int argc, char *argv[])
         for (int i = 0; i < 2000 && state != cpu_Done && state != cpu_Crashed; i++)
             state = avr_run(avr);
         if (speed > 0) {
-            /* Busy firmware runs faster than real time in simulation: hold it back. */
+            /* Busy firmware runs faster than real time in simulation: hold it back. And
+             * when the host starves the simulator, let the lost time go instead of racing
+             * to catch up: a catch-up burst would be a box running faster than any real
+             * one (button taps included). */
             double mcu_s = (double)(avr->cycle - c0) / F_CPU / speed;
             double ahead = mcu_s - (now_s() - t0);
             if (ahead > 0.0005)
                 usleep((useconds_t)(ahead * 1e6));
+            else if (ahead < -0.02) {
+                t0 = now_s();
+                c0 = avr->cycle;
+            }
         }
     }
     if (state == cpu_Crashed)

@@ -240,7 +240,7 @@ class TableBox:
                 if nxt is None:
                     break
                 msg = nxt
-            self._write(P.ack(self.last_seq))
+            self._write(P.ack(self.last_seq, self.boot_id or "00000000"))
         elif P.seq_after(msg.seq, self.last_seq):
             # A gap: one before it was lost. Keep this one until the gap is filled.
             self.stats["out_of_order"] += 1
@@ -248,7 +248,7 @@ class TableBox:
                 self._early[msg.seq] = msg
         else:
             self.stats["duplicates"] += 1
-            self._write(P.ack(self.last_seq))
+            self._write(P.ack(self.last_seq, self.boot_id or "00000000"))
 
     def _deliver(self, msg: P.Event) -> None:
         now = time.monotonic()

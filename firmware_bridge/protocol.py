@@ -167,8 +167,10 @@ def hello_query() -> bytes:
     return encode(f"HELLO? {PROTOCOL_VERSION}")
 
 
-def ack(seq: int) -> bytes:
-    return encode(f"ACK {seq}")
+def ack(seq: int, boot_id: str) -> bytes:
+    """Acknowledgements name the boot they belong to: a late one from before a reboot
+    must not acknowledge the new boot's events that happen to share its number."""
+    return encode(f"ACK {seq} {boot_id}")
 
 
 def roll(request: int, kind: str, dice: int, player: str | None = None) -> bytes:

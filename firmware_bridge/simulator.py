@@ -159,7 +159,9 @@ class BoxSimulator:
                 self._write(f"HELLO {P.PROTOCOL_VERSION} sim-1.0.0 {self.boot_id} "
                             f"{self.next_seq} {self.acked}")
                 return
-            if t[0] == "ACK" and len(t) == 2 and t[1].isdigit():
+            if t[0] == "ACK" and len(t) == 3 and t[1].isdigit():
+                if t[2] != self.boot_id:
+                    return  # a late acknowledgement for a previous boot
                 seq = int(t[1])
                 while self.queue and not P.seq_after(self.queue[0].seq, seq):
                     self.acked = self.queue.popleft().seq

@@ -110,3 +110,17 @@ def test_any_pyserial_url_opens_and_silence_is_reported():
     assert tb.stats["bad_messages"] >= 1  # our own HELLO? came back and was refused
     assert not tb.connected
     tb.stop()
+
+
+def test_a_late_ack_from_before_a_reboot_acknowledges_nothing(backend, box):
+    from firmware_bridge import protocol as P
+
+    backend.press("p1", "ready")
+    first = wait_kind(box, "button", 5)
+    old_boot = box.boot_id
+    backend.reboot()
+    assert wait_kind(box, "connected", 5)
+    box._write(P.ack(first.seq, old_boot))  # the old boot's number 1 is the new boot's too
+    backend.press("p2", "shift")
+    ev = wait_kind(box, "button", 5)
+    assert ev is not None and (ev.player, ev.button) == ("p2", "shift")

@@ -9,6 +9,7 @@ from firmware_bridge import protocol as P
 
 def test_crc_and_encoding_match_the_documented_example():
     assert P.crc16(b"123456789") == 0x29B1  # CRC-16/CCITT-FALSE check value
+    assert P.ack(5, "7CF23A76") == P.encode("ACK 5 7CF23A76")
     assert P.encode("PING 7") == b"PING 7*%04X\n" % P.crc16(b"PING 7")
     with pytest.raises(ValueError):
         P.encode("A*B")

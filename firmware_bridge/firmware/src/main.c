@@ -271,7 +271,18 @@ static void handle_command(char *argv[], uint8_t argc)
     }
     if (!strcmp(cmd, "ACK")) {
         uint16_t seq;
-        if (argc == 2 && parse_u16(argv[1], &seq)) {
+        uint32_t boot = 0;
+        uint8_t boot_ok = argc == 3 && strlen(argv[2]) == 8;
+        for (uint8_t i = 0; boot_ok && i < 8; i++) {
+            int8_t d = hexval(argv[2][i]);
+            if (d < 0)
+                boot_ok = 0;
+            else
+                boot = (boot << 4) | (uint8_t)d;
+        }
+        if (boot_ok && boot != boot_id)
+            return; /* a late acknowledgement for a previous boot: not ours */
+        if (boot_ok && parse_u16(argv[1], &seq)) {
             uint8_t before = events_pending();
             events_ack(seq);
             uint8_t removed = (uint8_t)(before - events_pending());

@@ -1,0 +1,94 @@
+"""Step actions as one line of text, and back (the inverse of each action's ``str``).
+
+    parse_action("p1 move p1#3 c4") == Move("p1", "p1#3", "c4")
+
+The dashboard, the API and the game log all use this form, so a person can type what
+the table did ("p2 place p1#0 b3") and read a log without a manual. Parsing checks the
+shape only (words, numbers, faces); whether the action is legal is the engine's call.
+"""
+
+from __future__ import annotations
+
+from . import actions as A
+from .board import PLAYERS
+
+
+class NotationError(ValueError):
+    """The text is not a step action; the message names the offending part."""
+
+
+_FACE_WORDS = {"miss": "miss", "m": "miss", "blade": "blade", "b": "blade"}
+
+
+def parse_face(word: str) -> A.Face:
+    w = word.lower()
+    if w in _FACE_WORDS:
+        return _FACE_WORDS[w]
+    if w in ("1", "2", "3"):
+        return int(w)
+    raise NotationError(f"{word!r} is not an attack die face (1, 2, 3, miss, blade)")
+
+
+def _int(word: str, what: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise NotationError(f"{what} must be a whole number, not {word!r}") from None
+
+
+def _n(words: list[str], n: int, form: str) -> None:
+    if len(words) != n:
+        raise NotationError(f"expected '{form}', got {' '.join(words)!r}")
+
+
+def parse_action(text: str) -> A.Action:
+    """One step action from its text form; ``NotationError`` if it is not one."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is a line of text, not {type(text).__name__}")
+    words = text.split()
+    if not words:
+        raise NotationError("empty action")
+    if words[0] == "initiative":
+        _n(words, 3, "initiative <p1 die> <p2 die>")
+        return A.Initiative(_int(words[1], "a die"), _int(words[2], "a die"))
+    player = words[0]
+    if player not in PLAYERS:
+        raise NotationError(f"an action starts with the player (p1 or p2), not {player!r}")
+    if len(words) < 2:
+        raise NotationError(f"{player} what? e.g. '{player} end'")
+    verb, rest = words[1], words[2:]
+    if verb == "spawn":
+        _n(words, 4, f"{player} spawn <mini> <cell>")
+        return A.Spawn(player, rest[0], rest[1])
+    if verb == "move":
+        _n(words, 4, f"{player} move <mini> <cell>")
+        return A.Move(player, rest[0], rest[1])
+    if verb == "attack":
+        if len(rest) < 2:
+            raise NotationError(f"expected '{player} attack <cell> <mini> [<mini>...]'")
+        return A.Attack(player, rest[0], tuple(rest[1:]))
+    if verb == "roll":
+        if not rest:
+            raise NotationError(f"expected '{player} roll <face> [<face>...]'")
+        return A.Roll(player, tuple(parse_face(w) for w in rest))
+    if verb == "blade":
+        if len(rest) < 2:
+            raise NotationError(f"expected '{player} blade <mini> <ability>'")
+        return A.AssignBlade(player, rest[0], " ".join(rest[1:]))
+    if verb == "damage":
+        _n(words, 4, f"{player} damage <mini> <amount>")
+        return A.AssignDamage(player, rest[0], _int(rest[1], "damage"))
+    if verb == "outcome":
+        _n(words, 4, f"{player} outcome <mini> disrupt|destroy")
+        return A.ChooseOutcome(player, rest[0], rest[1])
+    if verb == "decline-deathblow":
+        _n(words, 2, f"{player} decline-deathblow")
+        return A.DeclineDeathblow(player)
+    if verb == "place":
+        _n(words, 4, f"{player} place <mini> <cell>")
+        return A.Place(player, rest[0], rest[1])
+    if verb == "end":
+        _n(words, 2, f"{player} end")
+        return A.EndPhase(player)
+    raise NotationError(f"unknown action {verb!r}: spawn, move, attack, roll, blade, damage, "
+                        "outcome, decline-deathblow, place or end")

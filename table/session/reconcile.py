@@ -1,0 +1,264 @@
+"""Reconciliation: the board the camera settled on against the board the rules expect.
+
+Camera output is evidence, not truth. A stable observation is accepted only when it is
+*explained*: the last confirmed rules state fits it, or a short sequence of legal
+physical actions (spawns, shift moves, placements of disrupted creatures) from that
+state does. Bases whose sticker could not be read fit any miniature of their owner (or
+anyone's, without a colour): the legal actions settle who they are. When nothing
+explains the board, ``diagnose`` says what to put back where.
+
+This module knows Dreamblade's physical actions; another game brings its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from table.dreamblade import actions as A
+from table.dreamblade.engine import apply, legal_actions
+from table.dreamblade.errors import RulesError
+from table.dreamblade.state import State, Zone
+from table.observation import Observation, ObservedBase
+
+MAX_STEPS = 4  # physical actions one observation may explain (two hands, quick players)
+MAX_NODES = 4000  # search budget per observation: a bound, never reached in play
+
+
+@dataclass(frozen=True)
+class Stickers:
+    """Which sticker id is on which miniature's base (from ``print stickers``)."""
+
+    ref_of: Mapping[int, str]
+
+    @classmethod
+    def default(cls, warbands: Mapping[str, Sequence[str]]) -> Stickers:
+        # The numbering ``tablesight print stickers`` uses: p1 0-19, p2 20-39, by index.
+        out: dict[int, str] = {}
+        for pidx, player in enumerate(("p1", "p2")):
+            for i in range(len(warbands.get(player, ()))):
+                out[pidx * 20 + i] = f"{player}#{i}"
+        return cls(out)
+
+    def to_dict(self) -> dict[str, str]:
+        return {str(k): v for k, v in sorted(self.ref_of.items())}
+
+
+@dataclass
+class CellFit:
+    """How one cell's observed bases pair with the miniatures expected there."""
+
+    cell: str
+    bases: tuple[ObservedBase, ...]
+    pairs: dict[int, int]  # base index -> gid
+    missing: tuple[int, ...]  # expected gids with no base
+    extra: tuple[int, ...]  # base indexes with no miniature
+    lingering: int = 0  # bases paired with a miniature that may have been taken off
+
+    @property
+    def ok(self) -> bool:
+        return not self.missing and not self.extra
+
+
+@dataclass
+class Explanation:
+    actions: tuple[A.Action, ...]
+    state: State
+
+
+@dataclass
+class Reconciliation:
+    """The verdict on one observation."""
+
+    fits: bool  # the confirmed state already fits (nothing happened, or a removal)
+    explanations: list[Explanation] = field(default_factory=list)
+    gone: tuple[int, ...] = ()  # lingering gids now off the map
+
+    @property
+    def explained(self) -> bool:
+        return self.fits or bool(self.explanations)
+
+
+class Reconciler:
+    def __init__(self, stickers: Stickers) -> None:
+        self.stickers = stickers
+
+    # -- one cell -----------------------------------------------------------------------
+    def _compatible(self, state: State, base: ObservedBase, g: int) -> bool:
+        game = state.game
+        m = game.minis[g]
+        if base.tag == "read" and base.sticker is not None:
+            seen = game.by_ref.get(self.stickers.ref_of.get(base.sticker, ""))
+            if seen is not None:
+                # Copies of one miniature are interchangeable on the table: the rules
+                # treat them alike, so a swapped pair is not worth a desync.
+                d = game.minis[seen]
+                return d.player == m.player and d.d.name == m.d.name
+        return base.owner is None or base.owner == m.player
+
+    def fit_cell(self, state: State, cell: str, bases: Sequence[ObservedBase],
+                 required: Sequence[int], optional: Sequence[int] = ()) -> CellFit:
+        """Pair bases with miniatures: every required one must be there; optional ones
+        (just destroyed, not yet taken off) may be. Kuhn's augmenting paths, required
+        miniatures first, so an optional one never takes a required one's base."""
+        owner_of_base: dict[int, int] = {}
+
+        def augment(g: int, seen: set[int]) -> bool:
+            for bi, b in enumerate(bases):
+                if bi in seen or not self._compatible(state, b, g):
+                    continue
+                seen.add(bi)
+                if bi not in owner_of_base or augment(owner_of_base[bi], seen):
+                    owner_of_base[bi] = g
+                    return True
+            return False
+
+        missing = [g for g in required if not augment(g, set())]
+        for g in optional:
+            augment(g, set())
+        extra = tuple(bi for bi in range(len(bases)) if bi not in owner_of_base)
+        opt = set(optional)
+        used = sum(1 for g in owner_of_base.values() if g in opt)
+        return CellFit(cell, tuple(bases), owner_of_base, tuple(missing), extra, used)
+
+    # -- the whole board ------------------------------------------------------------------
+    @staticmethod
+    def expected(state: State) -> dict[str, list[int]]:
+        names = state.game.board.cell_names
+        out: dict[str, list[int]] = {n: [] for n in names}
+        for g, c in enumerate(state.cell):
+            if c >= 0 and state.zone[g] is Zone.DREAMSCAPE:
+                out[names[c]].append(g)
+        return out
+
+    def fit(self, state: State, obs: Observation,
+            lingering: Mapping[int, str]) -> list[CellFit]:
+        """Every cell's fit; ``lingering``: gid -> the cell a miniature that left the
+        dreamscape may still stand in until someone takes it off."""
+        exp = self.expected(state)
+        linger_in: dict[str, list[int]] = {}
+        for g, cell in lingering.items():
+            if state.cell[g] < 0:
+                linger_in.setdefault(cell, []).append(g)
+        return [self.fit_cell(state, name, obs.regions.get(name, ()), gids,
+                              linger_in.get(name, ()))
+                for name, gids in exp.items()]
+
+    def fits(self, state: State, obs: Observation, lingering: Mapping[int, str]) -> bool:
+        return all(f.ok for f in self.fit(state, obs, lingering))
+
+    # -- explaining a change -----------------------------------------------------------------
+    def _physical(self, state: State, fits: list[CellFit]) -> list[A.Action]:
+        """Legal physical actions that could move the board toward the observation: a
+        miniature that could be one of a cell's unexplained bases goes there."""
+        # Any base of such a cell may be the newcomer: which one the pairing left over
+        # is arbitrary when stickers are unread.
+        # A base paired with a miniature that was just destroyed may be a newcomer too.
+        wanted: dict[str, tuple[ObservedBase, ...]] = {
+            f.cell: f.bases for f in fits if f.extra or f.lingering}
+        if not wanted:
+            return []
+        out = []
+        for a in legal_actions(state):
+            if isinstance(a, A.Spawn | A.Move | A.Place):
+                mini = a.mini if not isinstance(a, A.Place) else a.target
+                bases = wanted.get(a.cell)
+                if bases and any(self._compatible(state, b, state.game.by_ref[mini])
+                                 for b in bases):
+                    out.append(a)
+        return out
+
+    def reconcile(self, state: State, obs: Observation,
+                  lingering: Mapping[int, str]) -> Reconciliation:
+        fits = self.fit(state, obs, lingering)
+        gone = self._gone(fits, lingering)
+        if all(f.ok for f in fits):
+            return Reconciliation(True, gone=gone)
+        found: dict[tuple, Explanation] = {}
+        budget = [MAX_NODES]
+
+        def search(s: State, path: tuple[A.Action, ...], fs: list[CellFit]) -> None:
+            if budget[0] <= 0 or len(path) >= MAX_STEPS:
+                return
+            for a in self._physical(s, fs):
+                budget[0] -= 1
+                try:
+                    new, _ = apply(s, a)
+                except RulesError:  # pragma: no cover - legal_actions said it was legal
+                    continue
+                nfs = self.fit(new, obs, lingering)
+                if all(f.ok for f in nfs):
+                    key = (tuple(new.zone), tuple(new.cell))
+                    if key not in found or len(path) + 1 < len(found[key].actions):
+                        found[key] = Explanation((*path, a), new)
+                elif _mismatch(nfs) <= _mismatch(fs):
+                    # A step may leave the count unchanged (one creature steps into the
+                    # cell another left), never worse: that prunes the wrong branches.
+                    search(new, (*path, a), nfs)
+
+        search(state, (), fits)
+        return Reconciliation(False, list(found.values()), gone)
+
+    @staticmethod
+    def _gone(fits: Iterable[CellFit], lingering: Mapping[int, str]) -> tuple[int, ...]:
+        present = {g for f in fits for g in f.pairs.values()}
+        return tuple(g for g in lingering if g not in present)
+
+    # -- telling people what is wrong ---------------------------------------------------------
+    def diagnose(self, state: State, obs: Observation,
+                 lingering: Mapping[int, str]) -> list[str]:
+        """What to put back where, in plain words, one line per problem; a likely move
+        that the rules refuse is named with the rules' reason."""
+        fits = self.fit(state, obs, lingering)
+        game = state.game
+        lines: list[str] = []
+        missing = [(f.cell, g) for f in fits for g in f.missing]
+        extra = [(f.cell, f.bases[i]) for f in fits for i in f.extra]
+        used_extra: set[int] = set()
+        for cell, g in missing:
+            ref = game.ref(g)
+            # A base of the same owner that appeared elsewhere: probably this miniature.
+            guess = next((k for k, (c, b) in enumerate(extra) if k not in used_extra
+                          and self._compatible(state, b, g)), None)
+            if guess is not None:
+                used_extra.add(guess)
+                dest = extra[guess][0]
+                why = self._refusal(state, ref, dest)
+                lines.append(f"{ref} cannot go to {dest}{': ' + why if why else ''}; "
+                             f"put it back on {cell}")
+            else:
+                lines.append(f"{ref} is missing from {cell}; put it back on {cell}")
+        for k, (cell, b) in enumerate(extra):
+            if k in used_extra:
+                continue
+            who = self._describe(b)
+            lines.append(f"{who} in {cell} should not be there; take it off {cell}")
+        return lines
+
+    def _describe(self, b: ObservedBase) -> str:
+        if b.tag == "read" and b.sticker is not None:
+            ref = self.stickers.ref_of.get(b.sticker)
+            if ref:
+                return ref
+            return f"a base with unknown sticker {b.sticker}"
+        return f"a {b.owner} base" if b.owner else "a base"
+
+    @staticmethod
+    def _refusal(state: State, ref: str, dest: str) -> str:
+        player = ref.split("#")[0]
+        tries: list[A.Action] = [A.Move(player, ref, dest), A.Spawn(player, ref, dest)]
+        c = state.combat
+        if c is not None:
+            tries.insert(0, A.Place(c.attack.player, ref, dest))
+        reason = ""
+        for a in tries:
+            try:
+                apply(state, a)
+                return ""
+            except RulesError as e:
+                reason = reason or str(e)
+        return reason
+
+
+def _mismatch(fits: Iterable[CellFit]) -> int:
+    return sum(len(f.missing) + len(f.extra) for f in fits)

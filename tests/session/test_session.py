@@ -1,0 +1,291 @@
+"""The live session: reconciliation of camera boards, dice and buttons, commands."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from table.device import DeviceEvent
+from table.dreamblade import Phase, apply
+from table.dreamblade import actions as A
+from table.dreamblade.playout import ATTACK_DIE
+from table.session import CommandError, Session, Setup
+from table.session.autoplay import plan
+from tests.rules.helpers import catalog, position
+
+from .helpers import base, sample_setup, seen
+
+RNG = random.Random
+
+
+def live(warbands: dict[str, list[str]], where: dict[str, str], **kw) -> Session:
+    """A session at a given position, the camera having seen that board."""
+    s = Session.new(Setup({p: tuple(w) for p, w in warbands.items()}), catalog=catalog())
+    s.start_from(position(warbands, where, **kw))
+    s.observe(seen(s.state))
+    return s
+
+
+def shift_position() -> Session:
+    return live({"p1": ["Brute", "Scout", "Brute", "Brute", "Giant", "Twin"], "p2": ["Brute"]},
+                {"p1#0": "c2", "p1#1": "d2", "p1#2": "c3", "p1#3": "c3", "p1#4": "c3",
+                 "p1#5": "c3", "p2#0": "a5"},
+                phase=Phase.ACTION, active="p1", index=1)
+
+
+def play_game(seed: int, unread: float = 0.0, no_owner: float = 0.0) -> tuple[Session, dict]:
+    """A whole game: scripted players act physically, a perfect (or half-blind) camera
+    reports the board, dice come as box events. Returns the session and counters."""
+    rng = RNG(seed)
+    s = Session.new(sample_setup())
+    s.observe(seen(s.state))
+    stats = {"board": 0, "confirm": 0, "steps": 0}
+    while not s.state.is_over():
+        stats["steps"] += 1
+        assert stats["steps"] < 5000
+        it = plan(s.state, s.init_dice, rng)
+        assert it is not None
+        before = s.state
+        if it.kind == "roll":
+            faces = ((rng.randint(1, 6),) if it.dice_kind == "init"
+                     else tuple(rng.choice(ATTACK_DIE) for _ in range(it.n)))
+            s.device(DeviceEvent("roll", 0.0, it.player, roll_kind=it.dice_kind, faces=faces))
+            if it.dice_kind == "attack":
+                assert s.state.key() == apply(before, A.Roll(it.player, faces))[0].key()
+            continue
+        intended, _ = apply(before, it.action)
+        if it.kind == "board":
+            stats["board"] += 1
+            s.observe(seen(intended, unread=unread, no_owner=no_owner, rng=rng,
+                           frame=stats["steps"]))
+            if s.confirm:
+                stats["confirm"] += 1
+                pick = [i for i, e in enumerate(s.confirm) if same_board(e.state, intended)]
+                assert len(pick) == 1, (it, s.snapshot()["confirm"])
+                s.command({"do": "choose", "option": pick[0]})
+            assert s.desync is None, (str(it), s.desync)
+            assert same_board(s.state, intended), str(it)
+            continue
+        if it.kind == "button":
+            s.device(DeviceEvent("button", 0.0, it.player, button=it.button))
+        else:
+            s.command({"do": "action", "action": str(it.action)})
+        assert s.state.key() == intended.key(), str(it)
+    return s, stats
+
+
+def same_board(a, b) -> bool:
+    """Equal up to which copy of one miniature stands where."""
+    def sig(st):
+        return sorted((m.player, m.d.name, st.zone[m.gid].value, st.cell[m.gid])
+                      for m in st.game.minis)
+    return sig(a) == sig(b)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_whole_game_from_physical_moves_dice_and_buttons(seed: int) -> None:
+    s, stats = play_game(seed)
+    assert s.state.is_over() and s.state.winner in ("p1", "p2")
+    assert stats["confirm"] == 0 and stats["board"] > 20
+    # The session's record, replayed by the bare engine, gives the same game.
+    state = s.game.new_state()
+    for op in s.record()["operations"]:
+        from table.dreamblade.notation import parse_action
+
+        state, _ = apply(state, parse_action(op["action"]))
+    assert state.key() == s.state.key()
+    assert [c.points for c in state.conquest] == [c.points for c in s.state.conquest]
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_unread_stickers_are_settled_by_the_rules(seed: int) -> None:
+    s, stats = play_game(seed, unread=0.6, no_owner=0.1)
+    assert s.state.is_over()
+    # Most unread moves have one legal reading; the rest ask, never guess.
+    assert stats["confirm"] < stats["board"] / 3
+
+
+def test_a_shift_move_seen_by_the_camera_is_played() -> None:
+    s = shift_position()
+    obs = seen(apply(s.state, A.Move("p1", "p1#0", "b2"))[0])
+    events = s.observe(obs)
+    assert [e.kind for e in events][:2] == ["board", "action"]
+    assert s.state.cell[s.game.gid("p1#0")] == s.game.board.index("b2")
+    assert s.history[-1]["source"] == "camera"
+
+
+def test_two_moves_in_one_observation_are_both_found() -> None:
+    s = shift_position()
+    mid, _ = apply(s.state, A.Move("p1", "p1#0", "b2"))
+    end, _ = apply(mid, A.Move("p1", "p1#1", "d3"))
+    s.observe(seen(end, unread=1.0))
+    assert s.desync is None and s.state.key() == end.key()
+
+
+def test_an_illegal_move_is_a_desync_naming_the_rule_and_the_fix() -> None:
+    s = shift_position()
+    before = s.state.key()
+    # A fifth creature into c3 breaks the stacking limit.
+    obs = seen(s.state, hide={"p1#0"}, extra={"c3": [base("p1", 0)]})
+    events = s.observe(obs)
+    assert "desync" in [e.kind for e in events]
+    assert s.state.key() == before
+    assert len(s.desync) == 1
+    assert s.desync[0].startswith("p1#0 cannot go to c3") and "put it back on c2" in s.desync[0]
+    assert "p1 already has 4 creatures in c3" in s.desync[0]
+    # Putting it back clears the desync; nothing was played.
+    events = s.observe(seen(s.state))
+    assert [e.kind for e in events][-1] == "resync" and s.desync is None
+    assert s.state.key() == before
+
+
+def test_a_move_two_cells_away_is_refused() -> None:
+    s = shift_position()
+    s.observe(seen(s.state, hide={"p1#1"}, extra={"d4": [base("p1", 1)]}))
+    assert s.desync and s.desync[0].startswith("p1#1 cannot go to d4: ")
+    assert s.desync[0].endswith("put it back on d2")
+
+
+def test_an_unexpected_base_is_named() -> None:
+    s = shift_position()
+    s.observe(seen(s.state, extra={"e5": [base("p2")]}))
+    assert s.desync == ["a p2 base in e5 should not be there; take it off e5"]
+
+
+def test_a_hand_typed_action_clears_a_desync_when_it_explains_the_board() -> None:
+    s = shift_position()
+    s.command({"do": "follow_camera", "on": True})
+    s.observe(seen(s.state, hide={"p1#1"}, extra={"d4": [base("p1", 1)]}))
+    assert s.desync
+    # A staff member corrects the board by hand: p1#1 really is in d4 now.
+    s.command({"do": "correct", "mini": "p1#1", "to": "d4"})
+    assert s.desync is None
+    assert [h["kind"] for h in s.history][-2:] == ["correction", "resync"]
+
+
+def test_an_ambiguous_reading_asks_and_never_guesses() -> None:
+    s = live({"p1": ["Brute", "Scout"], "p2": ["Brute"]},
+             {"p1#0": "c2", "p1#1": "c2", "p2#0": "a5"}, phase=Phase.ACTION, active="p1")
+    # One of the two left c2 for c3, stickers unread: Brute or Scout?
+    obs = seen(s.state, hide={"p1#0"}, extra={"c3": [base("p1")]}, unread=1.0)
+    events = s.observe(obs)
+    assert "confirm" in [e.kind for e in events]
+    assert sorted(map(str, (a for e in s.confirm for a in e.actions))) == [
+        "p1 move p1#0 c3", "p1 move p1#1 c3"]
+    s.command({"do": "choose", "option": 1})
+    assert s.state.cell[s.game.gid("p1#1")] == s.game.board.index("c3")
+
+
+def test_a_destroyed_creature_may_stay_until_taken_off() -> None:
+    s = shift_position()
+    s.state.mode = None
+    # p1#0 destroyed (by a correction) but still standing on c2: no desync.
+    s.command({"do": "correct", "mini": "p1#0", "to": "graveyard"})
+    s.observe(seen(s.state, linger={"p1#0": "c2"}))
+    assert s.desync is None and s.lingering
+    s.observe(seen(s.state))
+    assert not s.lingering
+
+
+def test_initiative_from_the_box_and_a_tie_rolls_again() -> None:
+    s = Session.new(sample_setup())
+    s.observe(seen(s.state))
+    ev = lambda p, f: DeviceEvent("roll", 0.0, p, roll_kind="init", faces=(f,))  # noqa: E731
+    s.device(ev("p1", 4))
+    assert s.prompt().text.startswith("turn 1: roll initiative (p2 to roll; p1 rolled 4)")
+    out = s.device(ev("p2", 4))
+    assert any(e.kind == "warning" and "again" in e.data["message"] for e in out)
+    assert s.state.phase is Phase.INITIATIVE and not s.init_dice
+    s.device(ev("p1", 5))
+    s.device(ev("p2", 3))
+    assert s.state.phase is Phase.SPAWN
+    assert s.prompt().text.startswith("p1: spawn phase, ")  # the higher roll goes first
+
+
+def test_spawn_prompt_lists_points_and_cells() -> None:
+    s = Session.new(sample_setup())
+    s.command({"do": "initiative", "player": "p1", "die": 2})
+    s.command({"do": "initiative", "player": "p2", "die": 5})
+    p = s.prompt()
+    assert p.player == "p2" and p.step == "spawn"
+    assert p.text.startswith("p2: spawn phase, ") and "legal cells a5" in p.text
+    assert p.proposal == "p2 end"
+
+
+def test_attack_dice_come_from_the_box_and_the_count_is_told() -> None:
+    s = live({"p1": ["Brute", "Brute"], "p2": ["Scout"]},
+             {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3"}, phase=Phase.ACTION, active="p1")
+    s.device(DeviceEvent("button", 0.0, "p1", button="strike"))
+    need = s.dice_needed()
+    assert [d.to_dict() for d in need] == [{"player": "p1", "kind": "attack", "n": 4}]
+    assert s.prompt().text == "p1: roll 4 attack dice for the fight in c3"
+    out = s.device(DeviceEvent("roll", 0.0, "p2", roll_kind="attack", faces=(1, 1, 1, 1)))
+    assert any("p1's roll" in e.data.get("message", "") for e in out)
+    s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="attack", faces=(3, 3, "miss", 1)))
+    assert s.state.combat is not None and s.state.combat.attack.damage_left == 7
+
+
+def test_manual_dice_when_the_box_is_unplugged() -> None:
+    s = live({"p1": ["Brute"], "p2": ["Scout"]}, {"p1#0": "c3", "p2#0": "c3"},
+             phase=Phase.ACTION, active="p1")
+    out = s.device(DeviceEvent("lost", 0.0, detail={"reason": "unplugged"}))
+    assert out[0].kind == "health" and not out[0].data["ok"]
+    assert s.snapshot()["health"]["box"]["ok"] is False
+    s.command({"do": "strike", "player": "p1"})
+    s.command({"do": "roll", "player": "p1", "faces": [3, "blade"]})
+    assert s.state.combat is not None
+
+
+@pytest.mark.parametrize(("cmd", "message"), [
+    ("not a dict", "JSON object"),
+    ({"do": "fly"}, "unknown command"),
+    ({"do": "action", "action": "p3 end"}, "player"),
+    ({"do": "action", "action": "p1 move"}, "expected"),
+    ({"do": "action", "action": 7}, "line of text"),
+    ({"do": "action", "action": "p1 move p1#0 z9"}, "refused by the rules"),
+    ({"do": "roll", "player": "p1", "faces": "333"}, "faces"),
+    ({"do": "roll", "player": "p1", "faces": [7]}, "not an attack die face"),
+    ({"do": "initiative", "player": "p1", "die": 9}, "1 to 6"),
+    ({"do": "ready", "player": "p2"}, "nothing for p2"),
+    ({"do": "choose", "option": 0}, "no camera reading"),
+    ({"do": "correct", "mini": "p9#0", "to": "c3"}, "no miniature"),
+    ({"do": "correct", "mini": "p1#0", "to": "z3"}, "to:"),
+    ({"do": "follow_camera", "on": "yes"}, "true or false"),
+])
+def test_bad_commands_are_refused_and_change_nothing(cmd, message: str) -> None:
+    s = shift_position()
+    before, n = s.state.key(), len(s.history)
+    with pytest.raises(CommandError, match=message):
+        s.command(cmd)
+    assert s.state.key() == before and len(s.history) == n
+
+
+def test_undo_from_the_box_restores_the_board_and_asks_to_put_it_back() -> None:
+    s = shift_position()
+    before = s.state.key()
+    moved, _ = apply(s.state, A.Move("p1", "p1#0", "b2"))
+    s.observe(seen(moved))
+    s.device(DeviceEvent("button", 0.0, "p1", button="undo"))
+    assert s.state.key() == before
+    assert s.desync and "put it back on c2" in s.desync[0]
+    s.observe(seen(s.state))
+    assert s.desync is None
+
+
+def test_a_camera_move_outside_the_rules_never_changes_state() -> None:
+    s = live({"p1": ["Brute"], "p2": ["Scout"]}, {"p1#0": "c3", "p2#0": "a5"},
+             phase=Phase.SPAWN, active="p1", spawn_points=0)
+    before = s.state.key()
+    s.observe(seen(s.state, hide={"p1#0"}, extra={"c2": [base("p1", 0)]}))
+    assert s.desync and s.state.key() == before
+
+
+def test_listeners_hear_events_after_they_are_logged() -> None:
+    s = shift_position()
+    heard = []
+    s.subscribe(lambda e: heard.append((e.kind, len(s.history))))
+    s.command({"do": "ready", "player": "p1"})
+    kinds = [k for k, _ in heard]
+    assert kinds[0] == "action" and "prompt" in kinds
+    assert heard[0][1] >= 1 and s.history[-1]["action"] == "p1 end"

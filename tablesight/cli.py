@@ -177,14 +177,17 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="A physical table assistant for miniatures games.")
     sub = p.add_subparsers(dest="command", required=True)
 
-    demo = sub.add_parser("demo", help="the table with its embedded defaults (no hardware)")
-    demo.add_argument("--seed", type=int, default=7)
-    demo.add_argument("--delay", type=float, default=0.0,
-                      help="seconds to pause between turns (for watching)")
-    demo.set_defaults(func=cmd_demo)
+    from .table_cli import add_parsers as add_table
+
+    add_table(sub)
 
     rules = sub.add_parser("rules", help="the rules engine").add_subparsers(
         dest="rules_command", required=True)
+    rdemo = rules.add_parser("demo", help="the engine referees a whole game, narrated")
+    rdemo.add_argument("--seed", type=int, default=7)
+    rdemo.add_argument("--delay", type=float, default=0.0,
+                       help="seconds to pause between turns (for watching)")
+    rdemo.set_defaults(func=cmd_demo)
     check = rules.add_parser("check", help="play a rules scenario and print the JSON result")
     check.add_argument("scenario")
     check.add_argument("--catalog", action="append", help="extra catalog JSON file(s)")

@@ -16,8 +16,8 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
                           text=True, cwd=ROOT, timeout=120, env={**os.environ, **(env or {})})
 
 
-def test_demo_referees_a_whole_game():
-    r = run("demo", "--seed", "3")
+def test_rules_demo_referees_a_whole_game():
+    r = run("rules", "demo", "--seed", "3")
     assert r.returncode == 0, r.stderr
     assert "TURN 1" in r.stdout and "GAME OVER" in r.stdout
     assert "victory track" in r.stdout.splitlines()[-1]

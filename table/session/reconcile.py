@@ -73,6 +73,7 @@ class Reconciliation:
     fits: bool  # the confirmed state already fits (nothing happened, or a removal)
     explanations: list[Explanation] = field(default_factory=list)
     gone: tuple[int, ...] = ()  # lingering gids now off the map
+    misread: tuple[str, ...] = ()  # one sticker reading overruled by the rules, said why
 
     @property
     def explained(self) -> bool:
@@ -82,12 +83,13 @@ class Reconciliation:
 class Reconciler:
     def __init__(self, stickers: Stickers) -> None:
         self.stickers = stickers
+        self.trust_stickers = True  # off only inside the relaxed pass of ``reconcile``
 
     # -- one cell -----------------------------------------------------------------------
     def _compatible(self, state: State, base: ObservedBase, g: int) -> bool:
         game = state.game
         m = game.minis[g]
-        if base.tag == "read" and base.sticker is not None:
+        if self.trust_stickers and base.tag == "read" and base.sticker is not None:
             seen = game.by_ref.get(self.stickers.ref_of.get(base.sticker, ""))
             if seen is not None:
                 # Copies of one miniature are interchangeable on the table: the rules
@@ -170,6 +172,34 @@ class Reconciler:
 
     def reconcile(self, state: State, obs: Observation,
                   lingering: Mapping[int, str]) -> Reconciliation:
+        """Strictly first; if nothing explains the board, once more without the sticker
+        readings, accepted only when a single base's reading is then overruled (a
+        misread sticker, which happens; two contradicting stickers are a real swap)."""
+        strict = self._reconcile(state, obs, lingering)
+        if strict.explained:
+            return strict
+        self.trust_stickers = False
+        try:
+            loose = self._reconcile(state, obs, lingering)
+        finally:
+            self.trust_stickers = True
+        if loose.fits:
+            candidates = [state]
+        else:
+            candidates = [e.state for e in loose.explanations]
+        if len(candidates) != 1:
+            return strict
+        fits = self.fit(candidates[0], obs, lingering)
+        conflicts = [(f.cell, f.bases[i]) for f in fits for i in f.extra]
+        if len(conflicts) != 1:
+            return strict
+        cell, b = conflicts[0]
+        loose.misread = (f"the camera read sticker {b.sticker} in {cell}, which the rules "
+                         "rule out: taken as a misread",)
+        return loose
+
+    def _reconcile(self, state: State, obs: Observation,
+                   lingering: Mapping[int, str]) -> Reconciliation:
         fits = self.fit(state, obs, lingering)
         gone = self._gone(fits, lingering)
         if all(f.ok for f in fits):

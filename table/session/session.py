@@ -94,6 +94,7 @@ class Session:
         self.init_dice: dict[str, int] = {}
         self.last_obs: Observation | None = None
         self.follow_camera = True
+        self._misreads: set[str] = set()
         self.health: dict[str, dict[str, Any]] = {}
         self.history: list[dict[str, Any]] = []
         self._listeners: list[Listener] = []
@@ -266,6 +267,7 @@ class Session:
                 minis.append(entry)
             return {
                 "game_id": self.game_id,
+                "map": self._map(),
                 "setup": self.setup.to_dict(),
                 "state": s.to_dict(),
                 "minis": minis,
@@ -282,6 +284,19 @@ class Session:
                 "board": None if self.last_obs is None else self.last_obs.to_dict(),
                 "can_undo": bool(self.ops),
             }
+
+    def _map(self) -> dict[str, Any]:
+        b = self.game.board
+        cells = {}
+        for i, name in enumerate(b.cell_names):
+            cells[name] = {
+                "column": b.column(i), "row": b.row(i),
+                "scoring": {p: b.scoring_cells(p)[i] for p in ("p1", "p2")
+                            if i in b.scoring_cells(p)},
+                "portal": next((p for p in ("p1", "p2") if b.portal(p) == i), None),
+                "spawn_row": next((p for p in ("p1", "p2") if i in b.spawn_row(p)), None),
+            }
+        return {"columns": len(b.columns), "rows": b.rows, "cells": cells}
 
     # -- input 1: people ---------------------------------------------------------------------
     def command(self, cmd: dict[str, Any], source: str = "dashboard") -> list[SessionEvent]:
@@ -467,6 +482,10 @@ class Session:
             r = self.reconciler.reconcile(self.state, obs, self.lingering)
             for g in r.gone:
                 self.lingering.pop(g, None)
+            for text in r.misread:
+                if text not in self._misreads:
+                    self._misreads.add(text)  # said once, not at every frame commit
+                    self._warn(out, text)
             if r.fits:
                 self.confirm = None
                 self._set_desync(None, out)

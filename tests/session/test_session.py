@@ -289,3 +289,21 @@ def test_listeners_hear_events_after_they_are_logged() -> None:
     kinds = [k for k, _ in heard]
     assert kinds[0] == "action" and "prompt" in kinds
     assert heard[0][1] >= 1 and s.history[-1]["action"] == "p1 end"
+
+
+def test_one_misread_sticker_is_overruled_by_the_rules_with_a_warning() -> None:
+    s = shift_position()
+    before = s.state.key()
+    # p1#1's base in d2 reads as sticker 0 (p1#0's, which stands in c2).
+    out = s.observe(seen(s.state, hide={"p1#1"}, extra={"d2": [base("p1", 0)]}))
+    assert s.desync is None and s.state.key() == before
+    assert [e.data["message"] for e in out if e.kind == "warning"] == [
+        "the camera read sticker 0 in d2, which the rules rule out: taken as a misread"]
+
+
+def test_two_contradicting_stickers_are_a_swap_not_a_misread() -> None:
+    s = shift_position()
+    # p1#1 (d2) and p1#5 (c3) swapped places: diagonal cells, no legal reading.
+    s.observe(seen(s.state, hide={"p1#1", "p1#5"},
+                   extra={"d2": [base("p1", 5)], "c3": [base("p1", 1)]}))
+    assert s.desync and any("p1#5" in line for line in s.desync)

@@ -136,6 +136,7 @@ class SceneRenderer:
         table[pad:pad + h, pad:pad + w] = sheet
         self.texture = table
         self.pad_mm = TABLE_MM
+        self._grid: tuple[np.ndarray, ...] | None = None
 
     # -- the top-down picture ---------------------------------------------------------
     def _paint(self, scene: Scene, rng: np.random.Generator, view_dir: np.ndarray) -> np.ndarray:
@@ -235,7 +236,9 @@ class SceneRenderer:
             frame = _distort(frame, c.distortion)
         frame = frame.astype(np.float32)
         hh, ww = frame.shape[:2]
-        yy, xx = np.mgrid[0:hh, 0:ww].astype(np.float32)
+        if self._grid is None or self._grid[0].shape != (hh, ww):
+            self._grid = tuple(np.mgrid[0:hh, 0:ww].astype(np.float32))  # reused per size
+        yy, xx = self._grid
         lx, ly = rng.uniform(0, ww), rng.uniform(0, hh)
         field_ = 1.0 - c.uneven * np.sqrt((xx - lx) ** 2 + (yy - ly) ** 2) / max(ww, hh)
         frame *= (field_ * c.light)[..., None]

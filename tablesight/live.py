@@ -1,0 +1,198 @@
+"""The live table: the one place where camera, table box and session meet.
+
+    camera frames -> Detector -> Stabilizer -> Session.observe
+    table box events ----------------------> Session.device
+    Session events (dice needed) ----------> box.arm (what the roll button rolls)
+
+Each part runs in its own thread; the session orders what they say. A camera that stops
+delivering or freezes and a box that is unplugged are reported to the session (and so to
+the dashboard) as health; the game goes on by manual entry meanwhile.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from table.device import DeviceEvent
+from table.session import Session, SessionEvent
+from vision.camera import FrameSource
+from vision.config import VisionConfig
+from vision.layout import Layout
+
+HEALTH_EVERY_S = 0.5
+PREVIEW_EVERY_S = 0.2  # annotated camera pictures for the dashboard, when someone looks
+
+
+@dataclass
+class CameraStats:
+    frames: int = 0
+    commits: int = 0
+    detect_ms: list[float] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        ms = sorted(self.detect_ms[-300:])
+        med = ms[len(ms) // 2] if ms else None
+        return {"frames": self.frames, "commits": self.commits,
+                "detect_ms_median": None if med is None else round(med, 2)}
+
+
+class LiveTable:
+    def __init__(self, session: Session, layout: Layout, camera: FrameSource | None = None,
+                 box: Any | None = None, config: VisionConfig | None = None) -> None:
+        from vision.detect import Detector
+        from vision.stabilizer import Stabilizer
+
+        self.session = session
+        self.layout = layout
+        self.camera = camera
+        self.box = box
+        self.cfg = config or VisionConfig()
+        self.detector = Detector(layout, self.cfg)
+        self.stabilizer = Stabilizer(self.cfg.stable_frames)
+        self.stats = CameraStats()
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._arm_q: queue.Queue[tuple[str, str, int] | None] = queue.Queue()
+        self._armed: dict[str, tuple[str, int]] = {}  # asked for
+        self.armed_ok: dict[str, tuple[str, int]] = {}  # confirmed by the box
+        self._preview: bytes | None = None
+        self._preview_cv = threading.Condition()
+        self._preview_wanted = 0.0
+        self._last_preview = 0.0
+        self.on_frame: Callable[[int, float], None] | None = None  # for benchmarks
+        session.subscribe(self._on_session_event)
+        if box is not None:
+            box.on_event = self._on_device
+
+    # -- lifecycle ----------------------------------------------------------------------
+    def start(self) -> LiveTable:
+        if self.camera is not None:
+            self._spawn(self._camera_loop, "camera")
+        else:
+            self.session.report_health("camera", False, "no camera: moves are entered by hand")
+        if self.box is not None:
+            self._spawn(self._arm_loop, "box-arm")
+            self.box.start()
+        else:
+            self.session.report_health("box", False, "no table box: dice are typed in")
+        self._rearm()
+        return self
+
+    def _spawn(self, fn: Callable[[], None], name: str) -> None:
+        t = threading.Thread(target=fn, name=name, daemon=True)
+        t.start()
+        self._threads.append(t)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._arm_q.put(None)
+        if self.box is not None:
+            self.box.stop()
+        for t in self._threads:
+            t.join(timeout=5)
+        if self.camera is not None:
+            self.camera.close()
+
+    # -- camera -------------------------------------------------------------------------
+    def _camera_loop(self) -> None:
+        assert self.camera is not None
+        next_health = 0.0
+        while not self._stop.is_set():
+            frame = self.camera.read()
+            now = time.monotonic()
+            if now >= next_health:
+                next_health = now + HEALTH_EVERY_S
+                h = self.camera.health()
+                self.session.report_health("camera", h.connected and not h.frozen,
+                                           h.message or "camera ok")
+            if frame is None:
+                time.sleep(0.05)
+                continue
+            t0 = time.perf_counter()
+            try:
+                det = self.detector.detect(frame.image)
+            except ValueError:
+                continue  # not a picture: the health check reports a dead camera
+            self.stats.frames += 1
+            self.stats.detect_ms.append((time.perf_counter() - t0) * 1000)
+            if len(self.stats.detect_ms) > 1000:
+                del self.stats.detect_ms[:500]
+            obs = self.stabilizer.push(det, frame.time, frame.index)
+            if obs is not None:
+                self.stats.commits += 1
+                self.session.observe(obs)
+            if self.on_frame is not None:
+                self.on_frame(frame.index, frame.time)
+            if now - self._preview_wanted < 5 and now - self._last_preview >= PREVIEW_EVERY_S:
+                self._last_preview = now
+                self._make_preview(frame.image, det)
+
+    def _make_preview(self, image: np.ndarray, det: Any) -> None:
+        from vision.annotate import annotate
+
+        pic = annotate(image, det)
+        if pic.shape[1] > 960:
+            pic = cv2.resize(pic, (960, int(pic.shape[0] * 960 / pic.shape[1])),
+                             interpolation=cv2.INTER_AREA)
+        ok, buf = cv2.imencode(".jpg", pic, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        if ok:
+            with self._preview_cv:
+                self._preview = buf.tobytes()
+                self._preview_cv.notify_all()
+
+    def preview(self, timeout: float = 1.0, newer_than: bytes | None = None) -> bytes | None:
+        """The latest annotated picture (JPEG); asking keeps previews coming for 5 s."""
+        self._preview_wanted = time.monotonic()
+        with self._preview_cv:
+            if self._preview is None or self._preview is newer_than:
+                self._preview_cv.wait(timeout)
+            return self._preview
+
+    # -- table box ----------------------------------------------------------------------
+    def _on_device(self, ev: DeviceEvent) -> None:
+        self.session.device(ev)
+        if ev.kind == "connected":
+            self._armed.clear()  # a rebooted box forgot what it was armed with
+            self.armed_ok.clear()
+            self._rearm()
+        elif ev.kind == "roll" and ev.player:
+            self._armed.pop(ev.player, None)  # the box disarms after each roll
+            self.armed_ok.pop(ev.player, None)
+            self._rearm()
+
+    def _on_session_event(self, ev: SessionEvent) -> None:
+        if ev.kind in ("prompt", "action", "undo"):
+            self._rearm()
+
+    def _rearm(self) -> None:
+        if self.box is None:
+            return
+        for need in self.session.dice_needed():
+            if need.kind == "attack" and self._armed.get(need.player) != ("attack", need.n):
+                self._armed[need.player] = ("attack", need.n)
+                self._arm_q.put((need.player, "attack", need.n))
+
+    def _arm_loop(self) -> None:
+        from firmware_bridge.bridge import DeviceError
+
+        while True:
+            item = self._arm_q.get()
+            if item is None:
+                return
+            player, kind, n = item
+            try:
+                self.box.arm(player, kind, n)
+                self.armed_ok[player] = (kind, n)
+            except DeviceError:
+                self._armed.pop(player, None)  # retried when the box is back
+
+
+__all__ = ["LiveTable"]

@@ -1,0 +1,361 @@
+"""The main job: ``tablesight run`` (a real table), ``tablesight demo`` (the embedded
+defaults: a synthetic camera, the simulated table box, the dashboard), and the game
+record tools ``tablesight export`` and ``tablesight replay``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import signal
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from table.dreamblade import Catalog, CatalogError, Event, SetupError
+from table.session import GameLog, Session, SessionEvent, Setup, StorageError
+from table.session.setup import SetupFormatError
+
+from .cli import UsageError, _read_json
+from .demo import _line
+from .paths import data_home
+
+
+# -- the terminal voice ---------------------------------------------------------------
+class Narrator:
+    """Prints what the table says, one line per thing, for a terminal or a log."""
+
+    def __init__(self, out: TextIO, prompts: bool = True) -> None:
+        self.out = out
+        self.prompts = prompts
+        self._last_prompt = ""
+        self._lock = threading.Lock()
+
+    def __call__(self, ev: SessionEvent) -> None:
+        d = ev.data
+        lines: list[str] = []
+        if ev.kind == "action":
+            for e in d.get("events", []):
+                e = dict(e)
+                text = _line(Event(e.pop("kind"), e))
+                if text:
+                    lines.append(text.strip())
+            if not lines:
+                lines.append(f"{d['action']}")
+            lines = [f"[{d.get('source', '')}] " + x for x in lines]
+        elif ev.kind == "prompt" and self.prompts:
+            if d["text"] != self._last_prompt:
+                self._last_prompt = d["text"]
+                lines.append(f">> {d['text']}")
+        elif ev.kind == "desync":
+            lines += [f"!! DESYNC: {p}" for p in d["problems"]]
+        elif ev.kind == "resync":
+            lines.append("!! board matches the game again")
+        elif ev.kind == "confirm":
+            lines.append("?? the camera saw a move with several readings: "
+                         + " | ".join(", ".join(o) for o in d["options"]))
+        elif ev.kind in ("warning",):
+            lines.append(f"!  {d['message']}")
+        elif ev.kind == "health":
+            lines.append(f"-- {d['part']}: {'ok' if d['ok'] else d['message']}")
+        elif ev.kind == "undo":
+            lines.append(f"<< undo: {d['undone']}")
+        elif ev.kind == "correction":
+            lines.append(f"<< correction: {d.get('mini')} -> {d.get('to')}")
+        if lines:
+            with self._lock:
+                self.out.write("\n".join(lines) + "\n")
+                self.out.flush()
+
+
+# -- shared setup ---------------------------------------------------------------------------
+def _sample_setup(names: tuple[str, str] = ("Ann", "Bob")) -> Setup:
+    from table.dreamblade.warband import sample_warband
+
+    wb = sample_warband(Catalog.builtin())
+    return Setup({"p1": wb.names, "p2": wb.names}, {"p1": names[0], "p2": names[1]})
+
+
+def _open_log(path: Path) -> GameLog:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return GameLog(path)
+    except (StorageError, OSError) as e:
+        raise UsageError(str(e)) from None
+
+
+def _setup_from_args(args: argparse.Namespace) -> Setup:
+    if args.setup:
+        try:
+            return Setup.from_dict(_read_json(args.setup))
+        except SetupFormatError as e:
+            raise UsageError(f"{args.setup}: {e}") from None
+    if args.warbands:
+        from table.dreamblade.warband import load_warband
+
+        wbs = []
+        for f in args.warbands:
+            try:
+                wbs.append(load_warband(_read_json(f), Catalog.builtin()).names)
+            except (CatalogError, SetupError) as e:
+                raise UsageError(f"{f}: {e}") from None
+        return Setup({"p1": wbs[0], "p2": wbs[1]})
+    return _sample_setup(("Player 1", "Player 2"))
+
+
+def _new_session_factory(log: GameLog):  # noqa: ANN202
+    def new(body: dict[str, Any]) -> Session:
+        setup = Setup.from_dict({"warbands": body.get("warbands"), "names": body.get("names"),
+                                 "colors": body.get("colors")})
+        return Session.new(setup, log)
+    return new
+
+
+def _ports() -> list[dict[str, Any]]:
+    from serial.tools import list_ports
+
+    return [{"device": p.device, "description": p.description}
+            for p in list_ports.comports()]
+
+
+def _wait_forever(stop: threading.Event) -> None:
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+
+
+# -- tablesight run ---------------------------------------------------------------------------
+def cmd_run(args: argparse.Namespace) -> int:
+    from firmware_bridge.bridge import TableBox, find_box
+    from vision.camera import CameraError, open_source
+    from vision.layout import LayoutError, dreamblade_layout
+    from vision.layout import Layout as VLayout
+    from web import TableServices, create_app
+
+    from .live import LiveTable
+    from .server import ServeError, Server
+
+    log = _open_log(Path(args.db) if args.db else data_home() / "games.db")
+    try:
+        if args.new or log.latest_playing() is None:
+            session = Session.new(_setup_from_args(args), log)
+            print(f"new game {session.game_id} in {log.path}")
+        else:
+            session = Session.resume(log)
+            print(f"resumed game {session.game_id} from {log.path} "
+                  f"({len(session.ops)} operations, turn {session.state.turn})")
+    except (StorageError, SetupFormatError, CatalogError, SetupError) as e:
+        raise UsageError(str(e)) from None
+    try:
+        layout = VLayout.load(args.layout) if args.layout else dreamblade_layout()
+    except LayoutError as e:
+        raise UsageError(str(e)) from None
+    camera = None
+    if args.camera:
+        try:
+            camera = open_source(args.camera)
+        except CameraError as e:
+            raise UsageError(str(e)) from None
+    box = None
+    if args.port:
+        url = find_box() if args.port == "auto" else args.port
+        if url is None:
+            print("no table box found: dice are typed in on the dashboard", file=sys.stderr)
+        else:
+            box = TableBox(url)
+    live = LiveTable(session, layout, camera, box)
+    session.subscribe(Narrator(sys.stdout))
+    services = TableServices(session, live, _new_session_factory(log), _ports)
+    app = create_app(services, admin_pin=args.admin_pin)
+    try:
+        server = Server(app, args.host, args.web_port, args.admin_pin)
+    except ServeError as e:
+        raise UsageError(str(e)) from None
+    live.start()
+    server.start()
+    print(f"dashboard: {server.url}")
+    stop = threading.Event()
+    _wait_forever(stop)
+    server.stop()
+    live.stop()
+    log.close()
+    return 0
+
+
+# -- tablesight demo ----------------------------------------------------------------------------
+def cmd_demo(args: argparse.Namespace) -> int:
+    from firmware_bridge.bridge import TableBox
+    from vision.layout import dreamblade_layout
+    from vision.synth.camera import SyntheticCamera
+    from vision.synth.scene import Conditions, SceneRenderer
+    from web import TableServices, create_app
+
+    from .live import LiveTable
+    from .scripted import ScriptedTable
+    from .server import ServeError, Server
+
+    db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="tablesight-demo-")) / "demo.db"
+    log = _open_log(db)
+    session = Session.new(_sample_setup(), log)
+    layout = dreamblade_layout()
+    camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=12.0, noise=1.5),
+                             fps=args.fps, seed=args.seed)
+    emulator = sim = None
+    if args.emulator:
+        from firmware_bridge.emulator import Emulator, EmulatorError
+
+        try:
+            emulator = Emulator()
+        except EmulatorError as e:
+            raise UsageError(f"the firmware emulator cannot start: {e}") from None
+        emulator.run()
+        port, press = emulator.port, emulator.tap
+    else:
+        from firmware_bridge.simulator import BoxSimulator
+
+        sim = BoxSimulator().start()
+        port, press = sim.port, sim.press
+    box = TableBox(port)
+    live = LiveTable(session, layout, camera, box)
+    session.subscribe(Narrator(sys.stdout, prompts=not args.quiet))
+    server = None
+    if not args.no_web:
+        services = TableServices(session, live, _new_session_factory(log), _ports)
+        try:
+            server = Server(create_app(services), "127.0.0.1", args.web_port).start()
+        except ServeError as e:
+            raise UsageError(str(e)) from None
+    live.start()
+    print("tablesight demo: a synthetic camera watches two scripted players on the "
+          "printed map;\nthe simulated table box rolls their dice"
+          + (" (the real firmware in simavr)" if emulator else "") + f". Game log: {db}")
+    if server:
+        print(f"dashboard: {server.url}  (open it in a browser)")
+    pace = 0.0 if args.fast else args.pace
+    players = ScriptedTable(session, camera, layout, press, random.Random(args.seed),
+                            pace=pace, hand_s=0.0 if args.fast else 0.35)
+    runner = threading.Thread(target=players.run, name="players", daemon=True)
+    t0 = time.monotonic()
+    runner.start()
+    stop = threading.Event()
+    try:
+        while runner.is_alive() and not stop.is_set():
+            runner.join(0.3)
+    except KeyboardInterrupt:
+        players.stop.set()
+    s = session.state
+    st = players.stats
+    print(f"\ngame {'over' if s.is_over() else 'stopped'} after {time.monotonic() - t0:.0f} s: "
+          f"{s.winner or 'no winner yet'}; turns won p1 {s.turns_won[0]}, p2 {s.turns_won[1]}; "
+          f"{st.board_acts} moves seen by the camera, {st.removals} taken off, "
+          f"{st.confirms} confirmations, {st.desyncs} desyncs")
+    if server and not args.exit_at_end and not players.stop.is_set():
+        print("the dashboard stays up; Ctrl-C to quit")
+        _wait_forever(stop)
+    if server:
+        server.stop()
+    live.stop()
+    if sim:
+        sim.stop()
+    if emulator:
+        emulator.close()
+    log.close()
+    return 0 if s.is_over() or players.stop.is_set() else 1
+
+
+# -- records ------------------------------------------------------------------------------------
+def cmd_export(args: argparse.Namespace) -> int:
+    log = GameLog(args.db, create=False) if Path(args.db).exists() else None
+    if log is None:
+        raise UsageError(f"{args.db}: no such game database")
+    try:
+        games = log.games()
+        if not games:
+            raise UsageError(f"{args.db}: no games")
+        session = Session.resume(log, args.game or games[-1].id)
+    except StorageError as e:
+        raise UsageError(str(e)) from None
+    json.dump(session.record(), sys.stdout, indent=1)
+    sys.stdout.write("\n")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    data = _read_json(args.file)
+    if not isinstance(data, dict) or data.get("format") != "tablesight-record/1":
+        raise UsageError(f"{args.file}: not a tablesight game record (tablesight-record/1)")
+    try:
+        setup = Setup.from_dict(data.get("setup"))
+        session = Session.new(setup)
+    except (SetupFormatError, CatalogError, SetupError) as e:
+        raise UsageError(f"{args.file}: {e}") from None
+    session.subscribe(Narrator(sys.stdout, prompts=False))
+    ops = data.get("operations")
+    if not isinstance(ops, list):
+        raise UsageError(f"{args.file}: operations must be a list")
+    from table.session import CommandError
+
+    for i, op in enumerate(ops):
+        if not isinstance(op, dict) or op.get("kind") not in ("action", "correction"):
+            raise UsageError(f"{args.file}: operation {i} is not an action or a correction")
+        cmd = ({"do": "action", "action": op.get("action")} if op["kind"] == "action"
+               else {"do": "correct", **{k: op[k] for k in ("mini", "to", "damage") if k in op}})
+        try:
+            session.command(cmd, source="replay")
+        except CommandError as e:
+            raise UsageError(f"{args.file}: operation {i} ({op}) does not replay: {e}") from None
+        if args.delay:
+            time.sleep(args.delay)
+    final = session.state.to_dict()
+    if "final" in data and data["final"] != final:
+        print("the replayed game ends differently from the record", file=sys.stderr)
+        return 1
+    s = session.state
+    print(f"replayed {len(ops)} operations: {s.winner or 'no winner'}; "
+          f"turns won p1 {s.turns_won[0]}, p2 {s.turns_won[1]}")
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    run = sub.add_parser("run", help="the real table: camera, table box, dashboard")
+    run.add_argument("--camera", help="camera: device index, URL, video file or image folder")
+    run.add_argument("--port", help="table box serial port or URL ('auto' to search)")
+    run.add_argument("--layout", help="the printed map's layout JSON (default: standard)")
+    run.add_argument("--db", help="game database (default: the tablesight data folder)")
+    run.add_argument("--new", action="store_true", help="start a new game even if one is open")
+    run.add_argument("--setup", help="setup JSON (tablesight-setup/1) for a new game")
+    run.add_argument("--warbands", nargs=2, metavar=("P1.json", "P2.json"))
+    run.add_argument("--host", default="127.0.0.1", help="dashboard address (LAN needs a PIN)")
+    run.add_argument("--web-port", type=int, default=8765)
+    run.add_argument("--admin-pin", help="PIN for setup and corrections (required off localhost)")
+    run.set_defaults(func=cmd_run)
+
+    demo = sub.add_parser("demo", help="the table with its embedded defaults (no hardware)")
+    demo.add_argument("--seed", type=int, default=7)
+    demo.add_argument("--fps", type=float, default=30.0)
+    demo.add_argument("--pace", type=float, default=0.6, help="seconds between the players' acts")
+    demo.add_argument("--fast", action="store_true", help="no pauses (tests, benchmarks)")
+    demo.add_argument("--web-port", type=int, default=8765)
+    demo.add_argument("--no-web", action="store_true", help="no dashboard, terminal only")
+    demo.add_argument("--exit-at-end", action="store_true")
+    demo.add_argument("--quiet", action="store_true", help="no prompts in the terminal")
+    demo.add_argument("--emulator", action="store_true",
+                      help="the real firmware in simavr instead of the Python box simulator")
+    demo.add_argument("--db", help="game database (default: a new temporary file)")
+    demo.set_defaults(func=cmd_demo)
+
+    exp = sub.add_parser("export", help="write a game record (JSON) from a game database")
+    exp.add_argument("--db", required=True)
+    exp.add_argument("--game", type=int)
+    exp.set_defaults(func=cmd_export)
+
+    rep = sub.add_parser("replay", help="play a game record back")
+    rep.add_argument("file")
+    rep.add_argument("--delay", type=float, default=0.0)
+    rep.set_defaults(func=cmd_replay)

@@ -1,0 +1,185 @@
+"""The dashboard's API with Flask's test client, and the SSE wire format."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from table.session import GameLog, Session
+from web import TableServices, create_app
+from web.events import Broker, SSEEvent
+
+from ..session.helpers import sample_setup, seen
+
+
+@pytest.fixture
+def session() -> Session:
+    s = Session.new(sample_setup())
+    s.observe(seen(s.state))
+    return s
+
+
+@pytest.fixture
+def services(session: Session, tmp_path) -> TableServices:
+    log = GameLog(tmp_path / "games.db")
+
+    def new(body):  # noqa: ANN001, ANN202
+        from table.session import Setup
+
+        return Session.new(Setup.from_dict(body), log)
+
+    return TableServices(session, new_session=new,
+                         ports=lambda: [{"device": "/dev/ttyACM0", "description": "Uno"}])
+
+
+@pytest.fixture
+def app(services: TableServices):
+    return create_app(services, testing=True)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def post(client, url: str, body: object, csrf: bool = True):  # noqa: ANN001, ANN201
+    headers = {"X-CSRF-Token": client.application.config["CSRF_TOKEN"]} if csrf else {}
+    return client.post(url, data=json.dumps(body), content_type="application/json",
+                       headers=headers)
+
+
+def test_the_page_carries_the_csrf_token(client) -> None:
+    r = client.get("/")
+    assert r.status_code == 200
+    assert client.application.config["CSRF_TOKEN"].encode() in r.data
+    assert b'aria-label="The dreamscape"' in r.data
+
+
+def test_state_has_board_prompt_score_and_map(client) -> None:
+    d = client.get("/api/state").get_json()
+    assert d["prompt"]["step"] == "initiative"
+    assert d["map"]["cells"]["e1"]["portal"] == "p1"
+    assert d["map"]["cells"]["b4"]["scoring"] == {"p1": 5}
+    assert len(d["minis"]) == 32 and d["score"]["turns_won"] == {"p1": 0, "p2": 0}
+
+
+def test_commands_play_and_refusals_are_400_with_the_reason(client, session: Session) -> None:
+    r = post(client, "/api/command", {"do": "initiative", "player": "p1", "die": 5})
+    assert r.status_code == 200 and r.get_json()["ok"]
+    post(client, "/api/command", {"do": "initiative", "player": "p2", "die": 2})
+    assert session.state.phase.value == "spawn"
+    r = post(client, "/api/command", {"do": "action", "action": "p2 end"})
+    assert r.status_code == 400
+    assert "refused by the rules" in r.get_json()["error"]
+
+
+@pytest.mark.parametrize(("body", "status", "message"), [
+    ("[1, 2]", 400, "JSON object"),
+    ("{not json", 400, "JSON object"),
+    ('{"do": "explode"}', 400, "unknown command"),
+])
+def test_bad_bodies(client, body: str, status: int, message: str) -> None:
+    r = client.post("/api/command", data=body, content_type="application/json",
+                    headers={"X-CSRF-Token": client.application.config["CSRF_TOKEN"]})
+    assert r.status_code == status and message in r.get_json()["error"]
+
+
+def test_no_csrf_token_no_change(client, session: Session) -> None:
+    r = post(client, "/api/command", {"do": "initiative", "player": "p1", "die": 5}, csrf=False)
+    assert r.status_code == 403 and "CSRF" in r.get_json()["error"]
+    assert not session.init_dice
+    r = client.post("/api/command", data="do=undo",
+                    headers={"X-CSRF-Token": client.application.config["CSRF_TOKEN"]})
+    assert r.status_code == 415
+
+
+def test_unknown_paths_and_methods_are_json(client) -> None:
+    assert client.get("/api/nothing").status_code == 404
+    r = client.get("/api/command")
+    assert r.status_code == 405 and "error" in r.get_json()
+
+
+def test_with_a_pin_corrections_need_a_staff_login(services: TableServices) -> None:
+    app = create_app(services, admin_pin="2468", testing=True)
+    c = app.test_client()
+    r = post(c, "/api/command", {"do": "follow_camera", "on": False})
+    assert r.status_code == 401 and "staff" in r.get_json()["error"]
+    assert post(c, "/api/games", {"warbands": {"p1": [], "p2": []}}).status_code == 401
+    assert post(c, "/api/login", {"pin": "1111"}).status_code == 401
+    assert post(c, "/api/login", {"pin": "2468"}).status_code == 200
+    assert post(c, "/api/command", {"do": "follow_camera", "on": False}).status_code == 200
+    assert c.get("/api/state").get_json()["staff"] is True
+
+
+def test_new_game_from_the_setup_page(client, services: TableServices) -> None:
+    wb = sample_setup().warbands["p1"]
+    r = post(client, "/api/games", {"warbands": {"p1": list(wb), "p2": list(wb[:4])},
+                                    "names": {"p1": "Ann", "p2": "Bob"},
+                                    "colors": {"p1": "#0000ff", "p2": "#ff0000"}})
+    assert r.status_code == 201
+    assert services.session.game_id == r.get_json()["game_id"]
+    assert client.get("/api/state").get_json()["setup"]["names"]["p2"] == "Bob"
+    r = post(client, "/api/games", {"warbands": {"p1": ["Nobody Knows"], "p2": []}})
+    assert r.status_code == 400 and "Nobody Knows" in r.get_json()["error"]
+
+
+def test_history_record_catalog_ports(client) -> None:
+    post(client, "/api/command", {"do": "initiative", "player": "p1", "die": 5})
+    h = client.get("/api/history?after=0").get_json()
+    assert any(e["kind"] == "die" for e in h)
+    assert client.get("/api/history?after=x").status_code == 400
+    assert client.get("/api/record").get_json()["format"] == "tablesight-record/1"
+    assert any(m["name"] == "Iron Thug" for m in client.get("/api/catalog").get_json())
+    assert client.get("/api/ports").get_json()[0]["device"] == "/dev/ttyACM0"
+    assert client.get("/camera.jpg").status_code == 404
+
+
+# -- SSE ------------------------------------------------------------------------------------
+def test_sse_wire_format() -> None:
+    assert str(SSEEvent("prompt", {"a": 1}, 7)) == 'id: 7\nevent: prompt\ndata: {"a":1}\n\n'
+    assert str(SSEEvent("x", "two\nlines", retry_ms=100)) == \
+        "retry: 100\nevent: x\ndata: two\ndata: lines\n\n"
+    assert str(SSEEvent("a\nb", "")) == "event: a b\ndata: \n\n"
+
+
+def test_broker_replays_missed_events_after_last_event_id() -> None:
+    b = Broker(keep=5)
+    for i in range(8):
+        b.publish("n", {"i": i})
+    _, missed = b.subscribe(last_id=6)
+    assert [e.data["i"] for e in missed] == [6, 7]
+    _, missed = b.subscribe(last_id=1)  # older than what is kept: reload
+    assert [e.event for e in missed] == ["reload"]
+
+
+def test_one_slow_subscriber_does_not_hold_the_others() -> None:
+    from web import events
+
+    b = Broker()
+    slow, _ = b.subscribe()
+    fast, _ = b.subscribe()
+    for i in range(events.QUEUE + 5):
+        b.publish("n", i)
+        fast.q.get_nowait()
+    assert slow.dropped and b.subscribers == 1
+
+
+def test_the_stream_sends_session_events(services: TableServices, session: Session) -> None:
+    stop = threading.Event()
+    gen = services.broker.stream(last_id=services.broker.last_id, heartbeat_s=0.05, stop=stop)
+    assert next(gen).startswith("retry: 2000\nevent: hello")
+    session.command({"do": "initiative", "player": "p1", "die": 3})
+    chunks = [next(gen) for _ in range(2)]
+    assert any("event: prompt" in c and "p1 rolled 3" in c for c in chunks)
+    stop.set()
+
+
+def test_the_sse_endpoint_streams_over_http(client, services: TableServices) -> None:
+    r = client.get("/api/events", buffered=False, headers={"Last-Event-ID": "0"})
+    assert r.headers["Content-Type"].startswith("text/event-stream")
+    it = r.response
+    first = next(iter(it)).decode()
+    assert "event: hello" in first
+    r.close()

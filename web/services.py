@@ -1,0 +1,53 @@
+"""What the dashboard serves: the session, the live table (camera and box), the game log.
+
+Attached to the app with ``init_app`` (Flask's extension pattern), so blueprints reach
+them as ``current_app.extensions["tablesight"]`` and tests can attach fakes or a bare
+session without a camera.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, current_app
+
+from table.session import Session, SessionEvent
+
+from .events import Broker
+
+
+class TableServices:
+    def __init__(self, session: Session, live: Any | None = None,
+                 new_session: Callable[[dict[str, Any]], Session] | None = None,
+                 ports: Callable[[], list[dict[str, Any]]] | None = None) -> None:
+        self.broker = Broker()
+        self.live = live
+        self.new_session = new_session  # builds a new game from a setup (the setup page)
+        self.ports = ports or (lambda: [])
+        self._lock = threading.Lock()
+        self._unsubscribe: Callable[[], None] | None = None
+        self.session = session
+        self.attach(session)
+
+    def attach(self, session: Session) -> None:
+        """Follow ``session`` (a new game replaces the old one on every screen)."""
+        with self._lock:
+            if self._unsubscribe is not None:
+                self._unsubscribe()
+            self.session = session
+            if self.live is not None:
+                self.live.session = session
+            self._unsubscribe = session.subscribe(self._publish)
+        self.broker.publish("game", {"game_id": session.game_id})
+
+    def _publish(self, ev: SessionEvent) -> None:
+        self.broker.publish(ev.kind, ev.to_dict())
+
+    def init_app(self, app: Flask) -> None:
+        app.extensions["tablesight"] = self
+
+
+def services() -> TableServices:
+    return current_app.extensions["tablesight"]

@@ -166,6 +166,15 @@ def cmd_bench_device(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_table(args: argparse.Namespace) -> int:
+    from .bench_table import bench_table
+
+    out = bench_table(10 if args.quick else args.changes, args.seed, args.fps)
+    json.dump(out, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_rules_demo
 
@@ -238,6 +247,12 @@ def build_parser() -> argparse.ArgumentParser:
     bdevice.add_argument("--presses", type=int, default=300)
     bdevice.add_argument("--bursts", type=int, default=200)
     bdevice.set_defaults(func=cmd_bench_device)
+    btable = bench.add_parser("table", help="live table: frame change to session event, CPU")
+    btable.add_argument("--changes", type=int, default=30)
+    btable.add_argument("--quick", action="store_true", help="10 changes")
+    btable.add_argument("--seed", type=int, default=2)
+    btable.add_argument("--fps", type=float, default=30.0)
+    btable.set_defaults(func=cmd_bench_table)
     return p
 
 

@@ -36,6 +36,7 @@ class TableStats:
     board_acts: int = 0
     removals: int = 0
     desyncs: int = 0
+    overrules: int = 0
     confirms: int = 0
     refused: int = 0
     timeouts: int = 0
@@ -178,13 +179,18 @@ class ScriptedTable:
             self._wait(lambda: not self.session.lingering, 3.0)
 
     # -- acting ------------------------------------------------------------------------
-    def _wait(self, done: Callable[[], bool], timeout: float | None = None) -> bool:
+    def _wait(self, done: Callable[[], bool], timeout: float | None = None,
+              what: str = "") -> bool:
+        """Wait for the table to react; ``what`` names a reaction that must come (its
+        absence is counted and logged), otherwise waiting is just patience."""
         end = time.monotonic() + (timeout or self.timeout)
         while time.monotonic() < end and not self.stop.is_set():
             if done():
                 return True
             time.sleep(0.005)
-        self.stats.timeouts += 1
+        if what:
+            self.stats.timeouts += 1
+            self.stats.log.append(f"timeout: {what}")
         return False
 
     def act(self, it: Intent) -> None:
@@ -201,11 +207,11 @@ class ScriptedTable:
             self.press(it.player, "roll")
             # Done when the session took the die (or refused it with a warning).
             self._wait(lambda: any(h["seq"] > seq0 and h["kind"] in ("die", "action", "warning")
-                                   for h in s.history[-8:]))
+                                   for h in s.history[-8:]), what=f"{it.player}'s roll")
         elif it.kind == "button":
             assert it.player is not None and it.button is not None
             self.press(it.player, it.button)
-            self._wait(lambda: len(s.ops) > ops)
+            self._wait(lambda: len(s.ops) > ops, what=f"{it.player} pressing {it.button}")
         elif it.kind == "type":
             try:
                 s.command({"do": "action", "action": str(it.action)}, source="dashboard")
@@ -223,7 +229,8 @@ class ScriptedTable:
         self.stats.board_acts += 1
         ops = len(s.ops)
         self.put(ref, a.cell)
-        self._wait(lambda: len(s.ops) > ops or bool(s.desync) or bool(s.confirm))
+        self._wait(lambda: len(s.ops) > ops or bool(s.desync) or bool(s.confirm),
+                   what=f"the camera seeing {a}")
         if s.confirm:
             # A person would look again first: a sticker read a moment later settles it.
             self._wait(lambda: not s.confirm, 1.5)
@@ -240,7 +247,13 @@ class ScriptedTable:
             self.stats.desyncs += 1
             self.stats.log.append(f"desync: {s.desync}")
             self.sync_from(s.state)  # the players put the board back as told
-            self._wait(lambda: not s.desync, 5.0)
+            if not self._wait(lambda: not s.desync, 3.0) and s.desync:
+                # The board is right and the camera still disagrees: staff overrule it.
+                self.stats.overrules += 1
+                try:
+                    s.command({"do": "board_ok"}, source="dashboard")
+                except CommandError:
+                    self.stats.refused += 1
 
     def run(self, max_acts: int = 5000) -> TableStats:
         self.sync_from(self.session.state)

@@ -239,7 +239,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"dashboard: {server.url}  (open it in a browser)")
     pace = 0.0 if args.fast else args.pace
     players = ScriptedTable(session, camera, layout, press, random.Random(args.seed),
-                            pace=pace, hand_s=0.0 if args.fast else 0.35)
+                            pace=pace, hand_s=0.0 if args.fast else 0.35,
+                            armed=lambda p, n: live.armed_ok.get(p) == ("attack", n))
     runner = threading.Thread(target=players.run, name="players", daemon=True)
     t0 = time.monotonic()
     runner.start()

@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Flask, abort, current_app, jsonify, request, session
 
-STAFF_COMMANDS = {"undo", "correct", "follow_camera", "choose"}
+STAFF_COMMANDS = {"undo", "correct", "follow_camera", "choose", "board_ok"}
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 

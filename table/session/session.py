@@ -34,7 +34,7 @@ from table.dreamblade.events import Event
 from table.dreamblade.notation import NotationError, parse_action
 from table.dreamblade.state import Phase, State, Step, Zone
 from table.dreamblade.validity import Status, status
-from table.observation import Observation
+from table.observation import Observation, ObservedBase
 
 from . import prompts
 from .reconcile import Explanation, Reconciler
@@ -95,8 +95,10 @@ class Session:
         self.last_obs: Observation | None = None
         self.follow_camera = True
         self._misreads: set[str] = set()
+        self.overruled: dict[str, tuple] = {}  # cell -> the camera reading a person overruled
         self.health: dict[str, dict[str, Any]] = {}
         self.history: list[dict[str, Any]] = []
+        self._seq = 0  # entry numbers when there is no log file
         self._listeners: list[Listener] = []
         self._lock = threading.RLock()
 
@@ -175,7 +177,8 @@ class Session:
         if self.log is not None and self.game_id is not None:
             entry = self.log.append(self.game_id, kind, body, source).to_dict()
         else:
-            entry = {"seq": len(self.history) + 1, "time": round(time.time(), 3),
+            self._seq += 1
+            entry = {"seq": self._seq, "time": round(time.time(), 3),
                      "kind": kind, "source": source, **body}
         self.history.append(entry)
         if len(self.history) > HISTORY_SHOWN * 2:
@@ -212,11 +215,11 @@ class Session:
         """A person changed the state: the camera board may now fit, or no longer."""
         self.confirm = None
         if self.last_obs is not None and self.follow_camera:
-            if self.reconciler.fits(self.state, self.last_obs, self.lingering):
+            obs = self._adjusted(self.last_obs)
+            if self.reconciler.fits(self.state, obs, self.lingering):
                 self._set_desync(None, out)
             else:
-                self._set_desync(self.reconciler.diagnose(self.state, self.last_obs,
-                                                          self.lingering), out)
+                self._set_desync(self.reconciler.diagnose(self.state, obs, self.lingering), out)
         self._prompt(out)
 
     def _set_desync(self, lines: list[str] | None, out: list[SessionEvent],
@@ -306,7 +309,9 @@ class Session:
         "p1", "faces": [3, "blade"]}``, ``{"do": "initiative", "player": "p1", "die": 5}``,
         ``{"do": "ready"|"strike", "player": "p1"}``, ``{"do": "undo"}``,
         ``{"do": "choose", "option": 0}``, ``{"do": "correct", "mini": "p1#3", "to": "c4"}``,
-        ``{"do": "follow_camera", "on": false}``.
+        ``{"do": "follow_camera", "on": false}``, ``{"do": "board_ok"}`` (the board on
+        the table is right, the camera misreads it: overrule its reading of the cells in
+        question until they change).
         """
         if not isinstance(cmd, dict):
             raise CommandError("a command is a JSON object with a 'do' field")
@@ -316,6 +321,7 @@ class Session:
             "initiative": self._cmd_initiative, "ready": self._cmd_ready,
             "strike": self._cmd_strike, "undo": self._cmd_undo, "choose": self._cmd_choose,
             "correct": self._cmd_correct, "follow_camera": self._cmd_follow,
+            "board_ok": self._cmd_board_ok,
         }
         if do not in handlers:
             raise CommandError(f"unknown command {do!r}; one of: {', '.join(handlers)}")
@@ -418,6 +424,36 @@ class Session:
             self._play(a, source, out)
         self._after_change(out)
 
+    def _cmd_board_ok(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
+        obs = self.last_obs
+        if obs is None or not self.desync:
+            raise CommandError("nothing to overrule: the camera agrees with the game")
+        cells = [f.cell for f in self.reconciler.fit(self.state, self._adjusted(obs),
+                                                      self.lingering) if not f.ok]
+        for cell in cells:
+            self.overruled[cell] = _reading(obs.regions.get(cell, ()))
+        self._record("board_ok", {"cells": cells}, source)
+        self._emit(out, "warning", message="camera overruled in " + " ".join(cells)
+                   + " until something there changes")
+        self._after_change(out)
+
+    def _adjusted(self, obs: Observation) -> Observation:
+        """The observation with overruled cells replaced by what the rules expect there,
+        for as long as the camera keeps reading those cells the same way."""
+        if not self.overruled:
+            return obs
+        regions = dict(obs.regions)
+        expected = self.reconciler.expected(self.state)
+        id_of = {ref: sid for sid, ref in self.reconciler.stickers.ref_of.items()}
+        for cell, reading in list(self.overruled.items()):
+            if _reading(obs.regions.get(cell, ())) != reading:
+                del self.overruled[cell]  # the cell changed: trust the camera again
+                continue
+            regions[cell] = tuple(
+                ObservedBase(self.game.minis[g].player, id_of.get(self.game.ref(g)), "read",
+                             1.0, 0.0, 0.0) for g in expected.get(cell, ()))
+        return Observation(obs.time, obs.frame, regions, obs.occluded)
+
     def _cmd_follow(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
         on = cmd.get("on")
         if not isinstance(on, bool):
@@ -479,7 +515,7 @@ class Session:
             self._emit(out, "board", **obs.to_dict())
             if not self.follow_camera:
                 return out
-            r = self.reconciler.reconcile(self.state, obs, self.lingering)
+            r = self.reconciler.reconcile(self.state, self._adjusted(obs), self.lingering)
             for g in r.gone:
                 self.lingering.pop(g, None)
             for text in r.misread:
@@ -507,8 +543,8 @@ class Session:
                            options=[[str(a) for a in e.actions] for e in options])
             else:
                 self.confirm = None
-                self._set_desync(self.reconciler.diagnose(self.state, obs, self.lingering),
-                                 out)
+                self._set_desync(self.reconciler.diagnose(self.state, self._adjusted(obs),
+                                                          self.lingering), out)
         return out
 
     # -- input 3: the table box ---------------------------------------------------------------
@@ -593,6 +629,11 @@ class Session:
             return {"format": "tablesight-record/1", "setup": self.setup.to_dict(),
                     "operations": [{"kind": op.kind, **op.body} for op in self.ops],
                     "final": self.state.to_dict()}
+
+
+def _reading(bases: tuple[ObservedBase, ...]) -> tuple:
+    return tuple(sorted((b.owner or "", -1 if b.sticker is None else b.sticker, b.tag)
+                        for b in bases))
 
 
 def _player(v: object) -> str:

@@ -15,7 +15,7 @@ from table.dreamblade import Board, Catalog, Game
 from .reconcile import Stickers
 
 SETUP_FORMAT = "tablesight-setup/1"
-DEFAULT_COLORS = {"p1": "#1f6fd1", "p2": "#d1401f"}
+DEFAULT_COLORS = {"p1": "#F0780A", "p2": "#1A78E0"}  # the printed rings (vision.layout)
 
 
 class SetupFormatError(ValueError):

@@ -307,3 +307,36 @@ def test_two_contradicting_stickers_are_a_swap_not_a_misread() -> None:
     s.observe(seen(s.state, hide={"p1#1", "p1#5"},
                    extra={"d2": [base("p1", 5)], "c3": [base("p1", 1)]}))
     assert s.desync and any("p1#5" in line for line in s.desync)
+
+
+def test_a_person_overrules_a_stubborn_misreading_until_the_cell_changes() -> None:
+    s = shift_position()
+    before = s.state.key()
+    # The camera keeps seeing p1#1's base in d2 as a p2 base.
+    s.observe(seen(s.state, hide={"p1#1"}, extra={"d2": [base("p2", 30)]}))
+    assert s.desync
+    s.command({"do": "board_ok"})
+    assert s.desync is None and s.overruled == {"d2": (("p2", 30, "read"),)}
+    # The same reading again: still overruled. The board moves on elsewhere.
+    moved, _ = apply(s.state, A.Move("p1", "p1#0", "b2"))
+    s.observe(seen(moved, hide={"p1#1"}, extra={"d2": [base("p2", 30)]}))
+    assert s.desync is None and s.state.key() != before
+    # The cell changes (p1#1 really left): the camera is trusted again.
+    s.observe(seen(s.state, hide={"p1#1"}))
+    assert s.desync and not s.overruled
+    with pytest.raises(CommandError, match="nothing to overrule"):
+        Session.new(sample_setup()).command({"do": "board_ok"})
+
+
+def test_dashboard_colours_and_sticker_numbers_match_the_printed_ones() -> None:
+    from table.session.setup import DEFAULT_COLORS
+    from vision.layout import PLAYER_COLORS
+    from vision.printing.sheets import sticker_ids
+
+    assert {p: c.lower() for p, c in DEFAULT_COLORS.items()} == \
+        {p: c.lower() for p, c in PLAYER_COLORS.items()}
+    setup = sample_setup()
+    numbering = setup.sticker_map().ref_of
+    for p in ("p1", "p2"):
+        ids = sticker_ids(p, len(setup.warbands[p]))
+        assert [numbering[i] for i in ids] == [f"{p}#{k}" for k in range(len(ids))]

@@ -1,0 +1,127 @@
+"""The main job as a user runs it: ``tablesight demo``, ``tablesight run`` killed with
+SIGKILL and restarted, ``export`` and ``replay`` (real subprocesses, real HTTP)."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tablesight(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tablesight", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=timeout)
+
+
+class Running:
+    """``tablesight run`` in the background, talking HTTP like a browser."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "tablesight", "run", *args],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True, cwd=ROOT)
+        self.lines: list[str] = []
+        assert self.proc.stdout is not None
+        end = time.monotonic() + 60
+        self.url = ""
+        while time.monotonic() < end:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            self.lines.append(line)
+            m = re.match(r"dashboard: (http://\S+)", line)
+            if m:
+                self.url = m.group(1)
+                break
+        assert self.url, "".join(self.lines)
+        page = urllib.request.urlopen(self.url).read().decode()
+        self.csrf = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
+
+    def get(self, path: str) -> dict:
+        return json.loads(urllib.request.urlopen(self.url + path.lstrip("/")).read())
+
+    def command(self, cmd: dict) -> dict:
+        req = urllib.request.Request(self.url + "api/command", json.dumps(cmd).encode(),
+                                     {"Content-Type": "application/json",
+                                      "X-CSRF-Token": self.csrf})
+        return json.loads(urllib.request.urlopen(req).read())
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(timeout=20)
+
+
+def test_demo_plays_a_whole_game_with_the_dashboard_up(tmp_path: Path) -> None:
+    db = tmp_path / "demo.db"
+    r = tablesight("demo", "--fast", "--exit-at-end", "--web-port", "0", "--quiet",
+                   "--db", str(db))
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "dashboard: http://127.0.0.1:" in r.stdout
+    assert re.search(r"game over after \d+ s: p[12]; turns won", r.stdout)
+    assert "[camera] " in r.stdout and "[box] roll:" in r.stdout
+    # The game is in the log: export it and play it back.
+    out = tablesight("export", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    record = tmp_path / "game.json"
+    record.write_text(out.stdout)
+    rep = tablesight("replay", str(record))
+    assert rep.returncode == 0, rep.stderr
+    assert re.search(r"replayed \d+ operations: p[12]", rep.stdout)
+    data = json.loads(out.stdout)
+    data["operations"][5] = {"kind": "action", "action": "p1 move p1#0 z9"}
+    record.write_text(json.dumps(data))
+    bad = tablesight("replay", str(record))
+    assert bad.returncode == 2 and "operation 5" in bad.stderr
+
+
+def test_run_killed_mid_game_resumes_the_same_game(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    table = Running("--db", str(db), "--web-port", "0")
+    try:
+        assert "new game 1" in "".join(table.lines)
+        for cmd in ({"do": "initiative", "player": "p1", "die": 5},
+                    {"do": "initiative", "player": "p2", "die": 2},
+                    {"do": "action", "action": "p1 spawn p1#0 e1"},
+                    {"do": "ready", "player": "p1"},
+                    {"do": "action", "action": "p2 spawn p2#1 a5"}):
+            assert table.command(cmd)["ok"]
+        before = table.get("/api/state")
+    finally:
+        table.kill()
+    again = Running("--db", str(db), "--web-port", "0")
+    try:
+        assert "resumed game 1" in "".join(again.lines)
+        after = again.get("/api/state")
+        assert after["state"] == before["state"]
+        assert after["prompt"]["text"] == before["prompt"]["text"]
+        assert [h["action"] for h in after["history"] if h["kind"] == "action"] == [
+            "initiative 5 2", "p1 spawn p1#0 e1", "p1 end", "p2 spawn p2#1 a5"]
+    finally:
+        again.stop()
+
+
+def test_run_refuses_a_file_that_is_not_a_game_log(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.db"
+    notes.write_text("my notes\n")
+    r = tablesight("run", "--db", str(notes), "--web-port", "0", timeout=60)
+    assert r.returncode == 2
+    assert "not an SQLite database" in r.stderr and "Traceback" not in r.stderr
+    assert notes.read_text() == "my notes\n"
+
+
+def test_run_off_localhost_needs_a_pin(tmp_path: Path) -> None:
+    r = tablesight("run", "--db", str(tmp_path / "g.db"), "--host", "0.0.0.0",
+                   "--web-port", "0", timeout=60)
+    assert r.returncode == 2 and "admin PIN" in r.stderr
+

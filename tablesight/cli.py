@@ -175,6 +175,15 @@ def cmd_bench_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_web(args: argparse.Namespace) -> int:
+    from .bench_web import bench_web
+
+    json.dump(bench_web(args.subscribers, args.events, args.rate, args.seconds), sys.stdout,
+              indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_rules_demo
 
@@ -253,6 +262,12 @@ def build_parser() -> argparse.ArgumentParser:
     btable.add_argument("--seed", type=int, default=2)
     btable.add_argument("--fps", type=float, default=30.0)
     btable.set_defaults(func=cmd_bench_table)
+    bweb = bench.add_parser("web", help="dashboard: SSE latency to 50 subscribers, requests/s")
+    bweb.add_argument("--subscribers", type=int, default=50)
+    bweb.add_argument("--events", type=int, default=200)
+    bweb.add_argument("--rate", type=float, default=20.0, help="session events per second")
+    bweb.add_argument("--seconds", type=float, default=5.0, help="API load duration")
+    bweb.set_defaults(func=cmd_bench_web)
     return p
 
 

@@ -119,8 +119,10 @@ class LiveTable:
             t0 = time.perf_counter()
             try:
                 det = self.detector.detect(frame.image)
-            except ValueError:
-                continue  # not a picture: the health check reports a dead camera
+            except (ValueError, cv2.error) as e:
+                # One bad picture must not stop the camera: say so and take the next.
+                self.session.report_health("camera", False, f"camera picture unusable: {e}")
+                continue
             self.stats.frames += 1
             self.stats.detect_ms.append((time.perf_counter() - t0) * 1000)
             if len(self.stats.detect_ms) > 1000:

@@ -61,6 +61,7 @@ class ScriptedTable:
         self.armed = armed  # is the box ready to roll n attack dice for that player?
         self.where: dict[str, tuple[str, float, float]] = {}  # ref -> region, x, y
         self.stats = TableStats()
+        self.intended: list[A.Action] = []  # every spawn, move and placement done by hand
         self.stop = threading.Event()
         self._ids = session.setup.sticker_map().ref_of
         self._sticker = {ref: sid for sid, ref in self._ids.items()}
@@ -227,6 +228,7 @@ class ScriptedTable:
         assert isinstance(a, A.Spawn | A.Move | A.Place)
         ref = self.physical(a.target if isinstance(a, A.Place) else a.mini)
         self.stats.board_acts += 1
+        self.intended.append(a)
         ops = len(s.ops)
         self.put(ref, a.cell)
         self._wait(lambda: len(s.ops) > ops or bool(s.desync) or bool(s.confirm),
@@ -271,7 +273,7 @@ class ScriptedTable:
         return self.stats
 
 
-def _roomy_policy(state: State, legal, rng: random.Random) -> A.Action:  # noqa: ANN001
+def _roomy_policy(state: State, legal, rng: random.Random) -> A.Action:
     """The table policy, but never a ninth base in one cell: real players keep bases
     apart (a portal has no stacking limit, the paper has)."""
     names = state.game.board.cell_names

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 import threading
 
+from flask import Flask
 from werkzeug.serving import make_server
 
 
@@ -23,7 +24,7 @@ def is_loopback(host: str) -> bool:
 
 
 class Server:
-    def __init__(self, app, host: str = "127.0.0.1", port: int = 8765,  # noqa: ANN001
+    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 8765,
                  admin_pin: str | None = None) -> None:
         if not is_loopback(host) and not admin_pin:
             raise ServeError(f"serving on {host} lets anyone on the network change the game: "

@@ -12,6 +12,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -106,7 +107,7 @@ def _setup_from_args(args: argparse.Namespace) -> Setup:
     return _sample_setup(("Player 1", "Player 2"))
 
 
-def _new_session_factory(log: GameLog):  # noqa: ANN202
+def _new_session_factory(log: GameLog) -> Callable[[dict[str, Any]], Session]:
     def new(body: dict[str, Any]) -> Session:
         setup = Setup.from_dict({"warbands": body.get("warbands"), "names": body.get("names"),
                                  "colors": body.get("colors")})
@@ -134,8 +135,8 @@ def _wait_forever(stop: threading.Event) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     from firmware_bridge.bridge import TableBox, find_box
     from vision.camera import CameraError, open_source
-    from vision.layout import LayoutError, dreamblade_layout
     from vision.layout import Layout as VLayout
+    from vision.layout import LayoutError, dreamblade_layout
     from web import TableServices, create_app
 
     from .live import LiveTable

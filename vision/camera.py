@@ -76,6 +76,7 @@ class FrameSource(ABC):
         self.freeze = FreezeWatch()
         self.last_time: float | None = None
         self.connected = True
+        self.bad_frames = 0
 
     @abstractmethod
     def _grab(self) -> tuple[np.ndarray, float] | None:
@@ -86,6 +87,10 @@ class FrameSource(ABC):
         if got is None:
             return None
         image, t = got
+        if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0 \
+                or image.shape[0] < 16 or image.shape[1] < 16:
+            self.bad_frames += 1  # a broken driver or stream: skipped, counted, reported
+            return None
         self.freeze.update(image, t)
         self.frames += 1
         self.last_time = t
@@ -93,9 +98,11 @@ class FrameSource(ABC):
 
     def health(self, now: float | None = None) -> Health:
         age = None if self.last_time is None else (now or time.time()) - self.last_time
+        stale = age is not None and age > 3.0 and self.bad_frames > 0
         msg = ("camera frozen: the same picture for "
-               f"{self.freeze.frozen_after:.0f} s" if self.freeze.frozen else
-               "camera disconnected, reconnecting" if not self.connected else "")
+               f"{self.freeze.frozen_after:g} s" if self.freeze.frozen else
+               "camera disconnected, reconnecting" if not self.connected else
+               f"camera sends broken pictures ({self.bad_frames} so far)" if stale else "")
         return Health(self.connected, self.freeze.frozen, self.frames, self.reconnects, age, msg)
 
     def close(self) -> None:  # noqa: B027 - optional for sources without resources

@@ -25,7 +25,7 @@ def session() -> Session:
 def services(session: Session, tmp_path) -> TableServices:
     log = GameLog(tmp_path / "games.db")
 
-    def new(body):  # noqa: ANN001, ANN202
+    def new(body):
         from table.session import Setup
 
         return Session.new(Setup.from_dict(body), log)
@@ -44,7 +44,7 @@ def client(app):
     return app.test_client()
 
 
-def post(client, url: str, body: object, csrf: bool = True):  # noqa: ANN001, ANN201
+def post(client, url: str, body: object, csrf: bool = True):
     headers = {"X-CSRF-Token": client.application.config["CSRF_TOKEN"]} if csrf else {}
     return client.post(url, data=json.dumps(body), content_type="application/json",
                        headers=headers)

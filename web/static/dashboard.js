@@ -98,7 +98,9 @@ function renderBanners() {
   const d = $("desync");
   if (snap.desync && snap.desync.length) {
     d.innerHTML = "The board does not match the game: " +
-      snap.desync.map((l) => `<div class="problem">${esc(l)}</div>`).join("");
+      snap.desync.map((l) => `<div class="problem">${esc(l)}</div>`).join("") +
+      `<button data-board-ok title="staff: the pieces are right, the camera misreads them">` +
+      "The board is right: overrule the camera</button>";
     d.hidden = false;
   } else d.hidden = true;
   const c = $("confirm");
@@ -288,6 +290,7 @@ document.addEventListener("click", (e) => {
   }
   if (b.dataset.choose) return command({ do: "choose", option: Number(b.dataset.choose) });
   if (b.id === "undo") return command({ do: "undo" });
+  if ("boardOk" in b.dataset) return command({ do: "board_ok" });
   if (b.id === "sample") return fillSample();
 });
 

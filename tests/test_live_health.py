@@ -1,0 +1,78 @@
+"""A frozen or unplugged camera and a lost table box are reported, and the game goes on
+by hand meanwhile."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from firmware_bridge.bridge import TableBox
+from firmware_bridge.simulator import BoxSimulator
+from table.session import Session
+from tablesight.live import LiveTable
+from tablesight.table_cli import _sample_setup
+from vision.layout import dreamblade_layout
+from vision.synth.camera import SyntheticCamera
+from vision.synth.scene import Conditions, Scene, SceneRenderer
+
+
+def wait_for(cond, timeout: float = 10.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_camera_and_box_trouble_is_reported_and_play_goes_on() -> None:
+    layout = dreamblade_layout()
+    session = Session.new(_sample_setup())
+    camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=10.0), fps=30.0)
+    camera.freeze.frozen_after = 0.5
+    camera.show(Scene(layout))
+    sim = BoxSimulator().start()
+    live = LiveTable(session, layout, camera, TableBox(sim.port)).start()
+    try:
+        assert wait_for(lambda: session.health.get("camera", {}).get("ok") is True)
+        assert wait_for(lambda: session.health.get("box", {}).get("ok") is True)
+        assert wait_for(lambda: session.last_obs is not None)
+        # A camera that keeps sending the very same picture is frozen.
+        camera.paused = True
+        assert wait_for(lambda: "frozen" in session.health["camera"]["message"])
+        assert session.health["camera"]["ok"] is False
+        camera.paused = False
+        assert wait_for(lambda: session.health["camera"]["ok"] is True)
+        # Unplugged: no pictures at all.
+        camera.unplugged = True
+        assert wait_for(lambda: "disconnected" in session.health["camera"]["message"])
+        # The box goes away too; dice are typed in and the game moves on.
+        sim.stop()
+        assert wait_for(lambda: session.health["box"]["ok"] is False)
+        session.command({"do": "initiative", "player": "p1", "die": 6})
+        session.command({"do": "initiative", "player": "p2", "die": 2})
+        assert session.state.phase.value == "spawn"
+        said = [h["message"] for h in session.history if h["kind"] == "health"]
+        assert any("frozen" in m for m in said) and any("disconnected" in m for m in said)
+    finally:
+        live.stop()
+
+
+def test_garbage_frames_never_reach_the_session() -> None:
+    from vision.camera import FrameSource
+
+    class Garbage(FrameSource):
+        def _grab(self):
+            time.sleep(0.01)
+            return np.zeros((0, 0), np.uint8), time.time()
+
+    session = Session.new(_sample_setup())
+    live = LiveTable(session, dreamblade_layout(), Garbage(), None).start()
+    try:
+        time.sleep(0.5)
+        assert session.last_obs is None and session.state.phase.value == "initiative"
+        assert live._threads[0].is_alive()  # the camera loop survived the garbage
+        assert session.health["box"]["ok"] is False  # no box: typed dice
+    finally:
+        live.stop()

@@ -1,0 +1,151 @@
+"""The dashboard in a real browser (Playwright driving Debian's Chromium) while a live
+table runs: synthetic camera, the simulated table box, the session and its log.
+
+Screenshots are kept in ``$TABLESIGHT_ARTIFACTS`` (default ``test-artifacts/``)."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from firmware_bridge.bridge import TableBox
+from firmware_bridge.simulator import BoxSimulator
+from table.dreamblade import actions as A
+from table.session import GameLog, Session
+from tablesight.live import LiveTable
+from tablesight.scripted import ScriptedTable
+from tablesight.server import Server
+from tablesight.table_cli import _sample_setup
+from vision.layout import dreamblade_layout
+from vision.synth.camera import SyntheticCamera
+from vision.synth.scene import Conditions, SceneRenderer
+from web import TableServices, create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(os.environ.get("TABLESIGHT_ARTIFACTS", ROOT / "test-artifacts"))
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def table(tmp_path: Path):
+    layout = dreamblade_layout()
+    log = GameLog(tmp_path / "games.db")
+    session = Session.new(_sample_setup(), log)
+    camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=12.0, noise=1.5),
+                             fps=30.0, seed=4)
+    sim = BoxSimulator().start()
+    live = LiveTable(session, layout, camera, TableBox(sim.port))
+    server = Server(create_app(TableServices(session, live)), "127.0.0.1", 0).start()
+    players = ScriptedTable(session, camera, layout, sim.press, random.Random(3))
+    live.start()
+    players.sync_from(session.state)
+    yield session, players, sim, server
+    server.stop()
+    live.stop()
+    sim.stop()
+
+
+@pytest.fixture
+def page():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+        yield pg
+        browser.close()
+
+
+def shot(page: Page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def test_a_short_game_through_the_dashboard(table, page: Page) -> None:
+    session, players, sim, server = table
+    page.goto(server.url)
+    prompt = page.locator("#prompt")
+    expect(prompt).to_contain_text("turn 1: roll initiative")
+    expect(page.locator("#health")).to_contain_text("box: ok")
+    # Initiative: p1 on the box, p2 typed in on the dashboard (manual entry). A first
+    # turn 1 or a tie is rolled again, as the prompt then says.
+    for _ in range(10):
+        if session.state.phase.value != "initiative":
+            break
+        sim.press("p1", "roll")
+        expect(prompt).to_contain_text("p1 rolled")
+        p2_die = 6 if session.init_dice["p1"] != 6 else 5
+        with page.expect_response("**/api/command"):
+            page.click(f'button[data-init="p2"][data-die="{p2_die}"]')
+    expect(prompt).to_contain_text("spawn phase")
+    shot(page, "01-spawn-prompt")
+    first = session.state.active
+    assert first is not None
+    # The first player spawns by putting a base on the map: the board updates live.
+    spawn = next(a for a in session.prompt().options if " spawn " in a)
+    action = A.Spawn(*spawn.split()[0:1], *spawn.split()[2:4])  # type: ignore[call-arg]
+    players.put(players.physical(action.mini), action.cell)
+    expect(page.locator(f'#board g.mini[data-ref="{action.mini}"]')).to_have_count(1)
+    expect(page.locator("#history")).to_contain_text(spawn)
+    shot(page, "02-board-after-spawn")
+    # Ready on the dashboard (the Enter key) ends the phase.
+    page.keyboard.press("Enter")
+    expect(prompt).to_contain_text(f"{'p2' if first == 'p1' else 'p1'}: spawn phase")
+    # History tab: the camera's move and its source are listed; undo is offered.
+    page.click("button.tab[data-tab=history]")
+    expect(page.locator("#history li[data-kind=action]").first).to_contain_text("end")
+    expect(page.locator("#undo")).to_be_enabled()
+    shot(page, "03-history")
+    # A move against the rules puts up the desync banner with what to put back.
+    page.click("button.tab[data-tab=table]")
+    players.put(players.physical(action.mini), "c3")
+    banner = page.locator("#desync")
+    expect(banner).to_be_visible(timeout=10_000)
+    expect(banner).to_contain_text(f"put it back on {action.cell}")
+    expect(banner.locator("button[data-board-ok]")).to_be_visible()
+    shot(page, "04-desync")
+    players.sync_from(session.state)
+    expect(banner).to_be_hidden(timeout=10_000)
+    # The camera view streams annotated frames.
+    page.click("button.tab[data-tab=camera]")
+    page.wait_for_function(
+        "document.getElementById('camera-view').naturalWidth > 0", timeout=10_000)
+    shot(page, "05-camera")
+    # Unplugging the box shows on the dashboard; dice can still be typed in.
+    sim.stop()
+    expect(page.locator("#health")).to_contain_text("table box lost", timeout=10_000)
+    time.sleep(0.2)
+    shot(page, "06-box-lost")
+
+
+def test_the_combat_helper_shows_what_damage_would_do(tmp_path: Path, page: Page) -> None:
+    from table.dreamblade import Phase
+    from table.session import Setup
+    from tests.rules.helpers import catalog, position
+
+    wb = {"p1": ["Brute", "Brute"], "p2": ["Scout"]}
+    session = Session.new(Setup({p: tuple(w) for p, w in wb.items()}), catalog=catalog())
+    session.start_from(position(wb, {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3"},
+                                phase=Phase.ACTION, active="p1"))
+    server = Server(create_app(TableServices(session)), "127.0.0.1", 0).start()
+    try:
+        page.goto(server.url)
+        expect(page.locator("#prompt")).to_contain_text("strike in c3")
+        page.click('button[data-action="p1 attack c3 p1#0 p1#1"]')
+        expect(page.locator("#dice")).to_contain_text("rolls 4 attack dice")
+        for f in ("1", "1", "miss", "miss"):
+            page.click(f'button[data-face="{f}"]')
+        page.click('button[data-roll="p1"]')
+        helper = page.locator("#combat")
+        expect(helper).to_contain_text("2 damage to assign")
+        expect(helper.locator("button", has_text="2: disrupts")).to_have_count(1)
+        shot(page, "07-combat-helper")
+        helper.locator("button", has_text="2: disrupts").click()
+        expect(page.locator("#prompt")).to_contain_text("put disrupted p2#0 in an empty cell")
+    finally:
+        server.stop()

@@ -4,6 +4,7 @@ per request, which live streams need)."""
 from __future__ import annotations
 
 import ipaddress
+import logging
 import threading
 
 from flask import Flask
@@ -29,6 +30,8 @@ class Server:
         if not is_loopback(host) and not admin_pin:
             raise ServeError(f"serving on {host} lets anyone on the network change the game: "
                              "give an admin PIN (--admin-pin) for setup and corrections")
+        # One log line per request would drown the game's narration in the terminal.
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
         try:
             self._srv = make_server(host, port, app, threaded=True)
         except OSError as e:

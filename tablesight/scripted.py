@@ -264,7 +264,7 @@ class ScriptedTable:
             s = self.session
             if s.state.is_over():
                 break
-            it = plan(s.state, s.init_dice, self.rng, policy=_roomy_policy)
+            it = plan(s.state, s.init_dice, self.rng, policy=roomy_policy)
             if it is None:
                 break
             self.act(it)
@@ -273,7 +273,7 @@ class ScriptedTable:
         return self.stats
 
 
-def _roomy_policy(state: State, legal, rng: random.Random) -> A.Action:
+def roomy_policy(state: State, legal, rng: random.Random) -> A.Action:
     """The table policy, but never a ninth base in one cell: real players keep bases
     apart (a portal has no stacking limit, the paper has)."""
     names = state.game.board.cell_names

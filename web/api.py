@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request, session
+from flask import Blueprint, current_app, jsonify, request, session
 
 from table.dreamblade import Catalog, CatalogError, SetupError
 from table.session import CommandError, SetupFormatError
@@ -40,17 +40,11 @@ def state() -> Any:
     svc = services()
     snap = svc.session.snapshot()
     snap["staff"] = is_staff()
-    snap["staff_login"] = _pin_set()
+    snap["staff_login"] = current_app.config.get("ADMIN_PIN") is not None
     snap["last_event_id"] = svc.broker.last_id
     if svc.live is not None:
         snap["camera"] = svc.live.stats.to_dict()
     return jsonify(snap)
-
-
-def _pin_set() -> bool:
-    from flask import current_app
-
-    return current_app.config.get("ADMIN_PIN") is not None
 
 
 @bp.post("/command")
@@ -71,7 +65,7 @@ def history() -> Any:
     if not after.isdigit():
         raise _Bad("after: a sequence number")
     n = int(after)
-    return jsonify([h for h in services().session.snapshot()["history"] if h["seq"] > n])
+    return jsonify([h for h in list(services().session.history) if h["seq"] > n])
 
 
 @bp.get("/record")

@@ -106,10 +106,10 @@ class Session:
     @classmethod
     def new(cls, setup: Setup, log: GameLog | None = None,
             catalog: Catalog | None = None) -> Session:
-        game = setup.build_game(catalog)  # refuse a bad setup before writing anything
-        del game
-        game_id = log.new_game(setup.to_dict()) if log is not None else None
-        return cls(setup, log, game_id, catalog)
+        s = cls(setup, log, None, catalog)  # a bad setup is refused before anything is written
+        if log is not None:
+            s.game_id = log.new_game(setup.to_dict())
+        return s
 
     @classmethod
     def resume(cls, log: GameLog, game_id: int | None = None,

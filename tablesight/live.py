@@ -68,31 +68,72 @@ class LiveTable:
         self._preview_wanted = 0.0
         self._last_preview = 0.0
         self.on_frame: Callable[[int, float], None] | None = None  # for benchmarks
-        session.subscribe(self._on_session_event)
-        if box is not None:
-            box.on_event = self._on_device
+        self._cam_stop = threading.Event()
+        self._cam_thread: threading.Thread | None = None
+        self._unsubscribe = session.subscribe(self._on_session_event)
 
     # -- lifecycle ----------------------------------------------------------------------
     def start(self) -> LiveTable:
+        self._spawn(self._arm_loop, "box-arm")
+        self._start_camera()
+        self._start_box()
+        return self
+
+    def _start_camera(self) -> None:
         if self.camera is not None:
-            self._spawn(self._camera_loop, "camera")
+            self._cam_stop = threading.Event()
+            self._cam_thread = self._spawn(self._camera_loop, "camera")
         else:
             self.session.report_health("camera", False, "no camera: moves are entered by hand")
+
+    def _start_box(self) -> None:
         if self.box is not None:
-            self._spawn(self._arm_loop, "box-arm")
+            self.box.on_event = self._on_device
             self.box.start()
         else:
             self.session.report_health("box", False, "no table box: dice are typed in")
         self._rearm()
-        return self
 
-    def _spawn(self, fn: Callable[[], None], name: str) -> None:
+    def use_camera(self, camera: FrameSource | None) -> None:
+        """Swap the camera while the game goes on (the setup page's camera choice)."""
+        old, thread = self.camera, self._cam_thread
+        if thread is not None:
+            self._cam_stop.set()
+            thread.join(timeout=5)
+        if old is not None:
+            old.close()
+        self.camera = camera
+        self.stabilizer = type(self.stabilizer)(self.cfg.stable_frames)
+        self._start_camera()
+
+    def use_box(self, box: Any | None) -> None:
+        """Swap the table box (another serial port) while the game goes on."""
+        if self.box is not None:
+            self.box.stop()
+        self.box = box
+        self._armed.clear()
+        self.armed_ok.clear()
+        self._start_box()
+
+    def attach(self, session: Session) -> None:
+        """Follow another game (a new or resumed one from the setup page)."""
+        self._unsubscribe()
+        self.session = session
+        self._unsubscribe = session.subscribe(self._on_session_event)
+        if self.stabilizer.current is not None:
+            session.observe(self.stabilizer.current)  # the board as it stands now
+        self._armed.clear()
+        self._rearm()
+
+    def _spawn(self, fn: Callable[[], None], name: str) -> threading.Thread:
         t = threading.Thread(target=fn, name=name, daemon=True)
         t.start()
         self._threads.append(t)
+        return t
 
     def stop(self) -> None:
         self._stop.set()
+        self._cam_stop.set()
         self._arm_q.put(None)
         if self.box is not None:
             self.box.stop()
@@ -103,14 +144,15 @@ class LiveTable:
 
     # -- camera -------------------------------------------------------------------------
     def _camera_loop(self) -> None:
-        assert self.camera is not None
+        camera, stop = self.camera, self._cam_stop
+        assert camera is not None
         next_health = 0.0
-        while not self._stop.is_set():
-            frame = self.camera.read()
+        while not self._stop.is_set() and not stop.is_set():
+            frame = camera.read()
             now = time.monotonic()
             if now >= next_health:
                 next_health = now + HEALTH_EVERY_S
-                h = self.camera.health()
+                h = camera.health()
                 self.session.report_health("camera", h.connected and not h.frozen,
                                            h.message or "camera ok")
             if frame is None:
@@ -190,8 +232,11 @@ class LiveTable:
             if item is None:
                 return
             player, kind, n = item
+            box = self.box
+            if box is None:
+                continue
             try:
-                self.box.arm(player, kind, n)
+                box.arm(player, kind, n)
                 self.armed_ok[player] = (kind, n)
             except DeviceError:
                 self._armed.pop(player, None)  # retried when the box is back

@@ -12,7 +12,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -107,14 +106,6 @@ def _setup_from_args(args: argparse.Namespace) -> Setup:
     return _sample_setup(("Player 1", "Player 2"))
 
 
-def _new_session_factory(log: GameLog) -> Callable[[dict[str, Any]], Session]:
-    def new(body: dict[str, Any]) -> Session:
-        setup = Setup.from_dict({"warbands": body.get("warbands"), "names": body.get("names"),
-                                 "colors": body.get("colors")})
-        return Session.new(setup, log)
-    return new
-
-
 def _ports() -> list[dict[str, Any]]:
     from serial.tools import list_ports
 
@@ -172,7 +163,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             box = TableBox(url)
     live = LiveTable(session, layout, camera, box)
     session.subscribe(Narrator(sys.stdout))
-    services = TableServices(session, live, _new_session_factory(log), _ports)
+    services = TableServices(session, live, log, _ports, open_camera=open_source,
+                             open_box=TableBox)
+    services.camera_spec = args.camera or "none"
+    services.port = box.url if box is not None else "none"
     app = create_app(services, admin_pin=args.admin_pin)
     try:
         server = Server(app, args.host, args.web_port, args.admin_pin)
@@ -227,7 +221,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     session.subscribe(Narrator(sys.stdout, prompts=not args.quiet))
     server = None
     if not args.no_web:
-        services = TableServices(session, live, _new_session_factory(log), _ports)
+        from vision.camera import open_source
+
+        services = TableServices(session, live, log, _ports, open_camera=open_source,
+                                 open_box=TableBox)
+        services.camera_spec, services.port = "synthetic", port
         try:
             server = Server(create_app(services), "127.0.0.1", args.web_port).start()
         except ServeError as e:

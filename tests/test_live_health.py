@@ -76,3 +76,30 @@ def test_garbage_frames_never_reach_the_session() -> None:
         assert session.health["box"]["ok"] is False  # no box: typed dice
     finally:
         live.stop()
+
+
+def test_camera_and_box_can_be_swapped_while_the_game_goes_on() -> None:
+    layout = dreamblade_layout()
+    session = Session.new(_sample_setup())
+    live = LiveTable(session, layout, None, None).start()
+    sim = BoxSimulator().start()
+    try:
+        assert session.health["camera"]["ok"] is False and session.health["box"]["ok"] is False
+        camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=10.0), fps=30.0)
+        camera.show(Scene(layout))
+        live.use_camera(camera)
+        live.use_box(TableBox(sim.port))
+        assert wait_for(lambda: session.health["camera"]["ok"] is True)
+        assert wait_for(lambda: session.health["box"]["ok"] is True)
+        assert wait_for(lambda: session.last_obs is not None)
+        sim.press("p1", "roll")
+        assert wait_for(lambda: "p1" in session.init_dice)
+        # A new game follows the same camera: it gets the board as it stands.
+        other = Session.new(_sample_setup())
+        live.attach(other)
+        assert other.last_obs is not None
+        live.use_camera(None)
+        assert wait_for(lambda: other.health.get("camera", {}).get("ok") is False)
+    finally:
+        live.stop()
+        sim.stop()

@@ -6,12 +6,13 @@ login needed), 403 (CSRF), 404, 405 or 415.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, session
 
 from table.dreamblade import Catalog, CatalogError, SetupError
-from table.session import CommandError, SetupFormatError
+from table.session import CommandError, Session, Setup, SetupFormatError, StorageError
 
 from .security import STAFF_COMMANDS, check_pin, is_staff
 from .services import services
@@ -111,16 +112,84 @@ def ports() -> Any:
     return jsonify(services().ports())
 
 
+@bp.get("/games")
+def games() -> Any:
+    log = services().log
+    if log is None:
+        return jsonify([])
+    return jsonify([{"id": g.id, "created": g.created, "status": g.status,
+                     "names": g.setup.get("names"), "entries": g.entries}
+                    for g in reversed(log.games())])
+
+
 @bp.post("/games")
 def new_game() -> Any:
     if not is_staff():
         return jsonify(error="starting a game needs a staff login"), 401
     svc = services()
-    if svc.new_session is None:
-        return jsonify(error="this table cannot start new games"), 400
+    if svc.log is None:
+        return jsonify(error="this table keeps no game log: it cannot start new games"), 400
     try:
-        s = svc.new_session(_body())
+        s = Session.new(Setup.from_dict(_body()), svc.log)
     except (SetupFormatError, CatalogError, SetupError) as e:
         return jsonify(error=str(e)), 400
     svc.attach(s)
     return jsonify(ok=True, game_id=s.game_id), 201
+
+
+@bp.post("/games/<int:game_id>/resume")
+def resume_game(game_id: int) -> Any:
+    if not is_staff():
+        return jsonify(error="resuming a game needs a staff login"), 401
+    svc = services()
+    if svc.log is None:
+        return jsonify(error="this table keeps no game log"), 400
+    try:
+        s = Session.resume(svc.log, game_id)
+    except (StorageError, SetupFormatError) as e:
+        return jsonify(error=str(e)), 400
+    svc.attach(s)
+    return jsonify(ok=True, game_id=s.game_id)
+
+
+# Camera choices are device numbers or network streams, never a path on this machine.
+_STREAM = re.compile(r"^(rtsp|rtsps|http|https)://[^\s]{1,300}$")
+
+
+@bp.get("/devices")
+def devices() -> Any:
+    svc = services()
+    return jsonify(camera=svc.camera_spec, port=svc.port, ports=svc.ports(),
+                   can_change=svc.live is not None)
+
+
+@bp.post("/devices")
+def set_devices() -> Any:
+    if not is_staff():
+        return jsonify(error="changing devices needs a staff login"), 401
+    svc = services()
+    body = _body()
+    if svc.live is None:
+        return jsonify(error="this table runs without a live camera and box"), 400
+    if "camera" in body:
+        spec = body["camera"]
+        if not isinstance(spec, str) or not (spec == "none" or (spec.isdigit() and len(spec) < 3)
+                                             or _STREAM.match(spec)):
+            return jsonify(error="camera: a device number (0, 1...), an rtsp:// or http:// "
+                                 "stream, or none"), 400
+        try:
+            source = None if spec == "none" or svc.open_camera is None else \
+                svc.open_camera(spec)
+        except Exception as e:
+            return jsonify(error=f"cannot open camera {spec}: {e}"), 400
+        svc.live.use_camera(source)
+        svc.camera_spec = spec
+    if "port" in body:
+        port = body["port"]
+        known = {p["device"] for p in svc.ports()}
+        if port != "none" and port not in known:
+            return jsonify(error=f"port: one of {sorted(known) or 'no ports found'}, or none"), 400
+        box = None if port == "none" or svc.open_box is None else svc.open_box(port)
+        svc.live.use_box(box)
+        svc.port = port
+    return jsonify(ok=True, camera=svc.camera_spec, port=svc.port)

@@ -13,19 +13,24 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from table.session import Session, SessionEvent
+from table.session import GameLog, Session, SessionEvent
 
 from .events import Broker
 
 
 class TableServices:
-    def __init__(self, session: Session, live: Any | None = None,
-                 new_session: Callable[[dict[str, Any]], Session] | None = None,
-                 ports: Callable[[], list[dict[str, Any]]] | None = None) -> None:
+    def __init__(self, session: Session, live: Any | None = None, log: GameLog | None = None,
+                 ports: Callable[[], list[dict[str, Any]]] | None = None,
+                 open_camera: Callable[[str], Any] | None = None,
+                 open_box: Callable[[str], Any] | None = None) -> None:
         self.broker = Broker()
         self.live = live
-        self.new_session = new_session  # builds a new game from a setup (the setup page)
+        self.log = log  # games are listed, started and resumed from here
         self.ports = ports or (lambda: [])
+        self.open_camera = open_camera  # camera choice -> frame source (CameraError)
+        self.open_box = open_box  # port -> table box
+        self.camera_spec = "none"  # what the setup page shows as chosen
+        self.port = "none"
         self._lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
         self.session = session
@@ -38,7 +43,7 @@ class TableServices:
                 self._unsubscribe()
             self.session = session
             if self.live is not None:
-                self.live.session = session
+                self.live.attach(session)
             self._unsubscribe = session.subscribe(self._publish)
         self.broker.publish("game", {"game_id": session.game_id})
 

@@ -24,13 +24,7 @@ def session() -> Session:
 @pytest.fixture
 def services(session: Session, tmp_path) -> TableServices:
     log = GameLog(tmp_path / "games.db")
-
-    def new(body):
-        from table.session import Setup
-
-        return Session.new(Setup.from_dict(body), log)
-
-    return TableServices(session, new_session=new,
+    return TableServices(session, log=log,
                          ports=lambda: [{"device": "/dev/ttyACM0", "description": "Uno"}])
 
 
@@ -183,3 +177,48 @@ def test_the_sse_endpoint_streams_over_http(client, services: TableServices) -> 
     first = next(iter(it)).decode()
     assert "event: hello" in first
     r.close()
+
+
+def test_games_are_listed_and_an_old_one_resumed(client, services: TableServices,
+                                                  session: Session) -> None:
+    wb = list(sample_setup().warbands["p1"])
+    first = post(client, "/api/games", {"warbands": {"p1": wb, "p2": wb}}).get_json()
+    post(client, "/api/command", {"do": "initiative", "player": "p1", "die": 4})
+    post(client, "/api/command", {"do": "initiative", "player": "p2", "die": 2})
+    post(client, "/api/games", {"warbands": {"p1": wb, "p2": wb}})
+    listed = client.get("/api/games").get_json()
+    assert [g["id"] for g in listed][:2] == [first["game_id"] + 1, first["game_id"]]
+    r = post(client, f"/api/games/{first['game_id']}/resume", {})
+    assert r.status_code == 200
+    assert services.session.game_id == first["game_id"]
+    assert services.session.state.phase.value == "spawn"
+    assert post(client, "/api/games/999/resume", {}).status_code == 400
+
+
+def test_devices_are_chosen_from_what_the_table_offers(session: Session, tmp_path) -> None:
+    class FakeLive:  # the real LiveTable is exercised in tests/test_live_health.py
+        def __init__(self) -> None:
+            self.used: list[object] = []
+
+        def attach(self, s: Session) -> None:
+            pass
+
+        def use_camera(self, src: object) -> None:
+            self.used.append(("camera", src))
+
+        def use_box(self, box: object) -> None:
+            self.used.append(("box", box))
+
+    live = FakeLive()
+    svc = TableServices(session, live, ports=lambda: [{"device": "/dev/ttyACM0"}],
+                        open_camera=lambda spec: f"cam:{spec}", open_box=lambda p: f"box:{p}")
+    c = create_app(svc, testing=True).test_client()
+    for bad in ("/etc/passwd", "../video.mp4", "file:///dev/video0", 7, "0; rm -rf /"):
+        r = post(c, "/api/devices", {"camera": bad})
+        assert r.status_code == 400 and "device number" in r.get_json()["error"]
+    assert post(c, "/api/devices", {"port": "/tmp/evil"}).status_code == 400
+    assert post(c, "/api/devices", {"camera": "1", "port": "/dev/ttyACM0"}).status_code == 200
+    assert post(c, "/api/devices", {"camera": "rtsp://10.0.0.5/cam"}).status_code == 200
+    assert live.used == [("camera", "cam:1"), ("box", "box:/dev/ttyACM0"),
+                         ("camera", "cam:rtsp://10.0.0.5/cam")]
+    assert c.get("/api/devices").get_json()["camera"] == "rtsp://10.0.0.5/cam"

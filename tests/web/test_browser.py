@@ -42,7 +42,7 @@ def table(tmp_path: Path):
                              fps=30.0, seed=4)
     sim = BoxSimulator().start()
     live = LiveTable(session, layout, camera, TableBox(sim.port))
-    server = Server(create_app(TableServices(session, live)), "127.0.0.1", 0).start()
+    server = Server(create_app(TableServices(session, live, log)), "127.0.0.1", 0).start()
     players = ScriptedTable(session, camera, layout, sim.press, random.Random(3))
     live.start()
     players.sync_from(session.state)
@@ -116,6 +116,11 @@ def test_a_short_game_through_the_dashboard(table, page: Page) -> None:
     page.wait_for_function(
         "document.getElementById('camera-view').naturalWidth > 0", timeout=10_000)
     shot(page, "05-camera")
+    # Setup: the game in the log, the devices in use.
+    page.click("button.tab[data-tab=setup]")
+    expect(page.locator("#games")).to_contain_text(f"game {session.game_id}")
+    expect(page.locator("#games")).to_contain_text("(on the table)")
+    expect(page.locator("#port")).to_contain_text("none")
     # Unplugging the box shows on the dashboard; dice can still be typed in.
     sim.stop()
     expect(page.locator("#health")).to_contain_text("table box lost", timeout=10_000)

@@ -340,12 +340,36 @@ function showTab(name) {
 }
 
 async function loadSetup() {
-  const [cat, ports] = await Promise.all([fetch("/api/catalog").then((r) => r.json()),
-                                          fetch("/api/ports").then((r) => r.json())]);
+  const [cat, dev, games] = await Promise.all([
+    fetch("/api/catalog").then((r) => r.json()),
+    fetch("/api/devices").then((r) => r.json()),
+    fetch("/api/games").then((r) => r.json())]);
   $("catalog").innerHTML = cat.map((m) => `<li>${esc(m.name)} (${m.cost})</li>`).join("");
-  $("ports").innerHTML = ports.map((p) => `<li>${esc(p.device)} ${esc(p.description || "")}</li>`)
-    .join("") || "<li>no serial ports found</li>";
+  $("camera-spec").value = dev.camera;
+  $("port").innerHTML = ["none", ...dev.ports.map((p) => p.device)].map((d) =>
+    `<option ${d === dev.port ? "selected" : ""}>${esc(d)}</option>`).join("");
+  $("games").innerHTML = games.map((g) => {
+    const names = g.names ? `${esc(g.names.p1)} vs ${esc(g.names.p2)}` : "";
+    const current = snap && g.id === snap.game_id;
+    return `<li>game ${g.id} · ${names} · ${g.status} · ${g.entries} entries ` +
+      (current ? "<b>(on the table)</b>" :
+        `<button data-resume="${g.id}">Resume game ${g.id}</button>`) + "</li>";
+  }).join("") || "<li>no games yet</li>";
 }
+
+$("devices").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const r = await post("/api/devices", { camera: $("camera-spec").value.trim(),
+                                         port: $("port").value });
+  $("devices-msg").textContent = r.ok ? "in use" : r.data.error;
+});
+
+document.addEventListener("click", async (e) => {
+  const b = e.target.closest("button[data-resume]");
+  if (!b) return;
+  const r = await post(`/api/games/${b.dataset.resume}/resume`, {});
+  if (r.ok) showTab("table");
+});
 
 document.addEventListener("keydown", (e) => {
   if (e.target.matches("input, textarea")) return;

@@ -239,7 +239,11 @@ class LiveTable:
                 box.arm(player, kind, n)
                 self.armed_ok[player] = (kind, n)
             except DeviceError:
-                self._armed.pop(player, None)  # retried when the box is back
+                # No answer (a busy or reconnecting box): try again shortly while the
+                # dice are still needed; a "connected" event re-arms as well.
+                self._armed.pop(player, None)
+                if not self._stop.wait(0.3):
+                    self._rearm()
 
 
 __all__ = ["LiveTable"]

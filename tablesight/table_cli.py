@@ -218,7 +218,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         port, press = sim.port, sim.press
     box = TableBox(port)
     live = LiveTable(session, layout, camera, box)
-    session.subscribe(Narrator(sys.stdout, prompts=not args.quiet))
+    quiet = session.subscribe(Narrator(sys.stdout, prompts=not args.quiet))
     server = None
     if not args.no_web:
         from vision.camera import open_source
@@ -258,6 +258,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if server and not args.exit_at_end and not players.stop.is_set():
         print("the dashboard stays up; Ctrl-C to quit")
         _wait_forever(stop)
+    quiet()  # shutting the parts down is not news for the table
     if server:
         server.stop()
     live.stop()

@@ -64,9 +64,19 @@ class Running:
 
 def test_demo_plays_a_whole_game_with_the_dashboard_up(tmp_path: Path) -> None:
     db = tmp_path / "demo.db"
-    r = tablesight("demo", "--fast", "--exit-at-end", "--web-port", "0", "--quiet",
-                   "--db", str(db))
-    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    out_file = tmp_path / "demo.out"
+    with out_file.open("w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "tablesight", "demo", "--fast",
+                                 "--exit-at-end", "--web-port", "0", "--quiet", "--db", str(db)],
+                                stdout=out, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        try:
+            code = proc.wait(timeout=400)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            code = None
+    text = out_file.read_text()
+    r = subprocess.CompletedProcess(proc.args, code, text, "")
+    assert r.returncode == 0, "\n".join(text.splitlines()[-60:])
     assert "dashboard: http://127.0.0.1:" in r.stdout
     assert re.search(r"game over after \d+ s: p[12]; turns won", r.stdout)
     assert "[camera] " in r.stdout and "[box] roll:" in r.stdout

@@ -577,7 +577,14 @@ class Session:
         s = self.state
         if ev.roll_kind == "init":
             if s.phase is not Phase.INITIATIVE or ev.player is None:
-                self._warn(out, f"{ev.player or 'someone'} rolled initiative; not needed now")
+                need = [d for d in prompts.dice_needed(s, self.init_dice)
+                        if d.player == ev.player]
+                if need:  # the box rolled its default: it had not been told the count yet
+                    self._warn(out, f"the box was not ready for {ev.player}'s {need[0].n} "
+                               "attack dice: press roll again")
+                else:
+                    self._warn(out, f"{ev.player or 'someone'} rolled initiative; "
+                               "not needed now")
                 return
             if ev.player in self.init_dice:
                 self._warn(out, f"{ev.player} already rolled {self.init_dice[ev.player]}")

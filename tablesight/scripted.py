@@ -238,16 +238,19 @@ class ScriptedTable:
             self._wait(lambda: not s.confirm, 1.5)
         if s.confirm:
             self.stats.confirms += 1
-            want = str(a)
+            want = self._what(a)
             pick = next((i for i, e in enumerate(s.confirm)
-                         if any(str(x) == want for x in e.actions)), 0)
+                         if any(self._what(x) == want for x in e.actions)), None)
             try:  # a person at the dashboard picks what really happened
-                s.command({"do": "choose", "option": pick}, source="dashboard")
+                if pick is not None:
+                    s.command({"do": "choose", "option": pick}, source="dashboard")
             except CommandError:
                 self.stats.refused += 1
-        if s.desync:
+        if len(s.ops) == ops:
+            self.intended.pop()  # not taken: the players will put the board back
+        if s.desync or s.confirm:
             self.stats.desyncs += 1
-            self.stats.log.append(f"desync: {s.desync}")
+            self.stats.log.append(f"desync: {s.desync or s.confirm}")
             self.sync_from(s.state)  # the players put the board back as told
             if not self._wait(lambda: not s.desync, 3.0) and s.desync:
                 # The board is right and the camera still disagrees: staff overrule it.
@@ -256,6 +259,13 @@ class ScriptedTable:
                     s.command({"do": "board_ok"}, source="dashboard")
                 except CommandError:
                     self.stats.refused += 1
+
+    def _what(self, a: A.Action) -> tuple[str, str, str, str]:
+        """What a person sees of a placement: who, which miniature (not which copy),
+        what kind of act, where."""
+        ref = a.target if isinstance(a, A.Place) else getattr(a, "mini", "")
+        player, name = self._kind(ref)
+        return type(a).__name__, player, name, getattr(a, "cell", "")
 
     def run(self, max_acts: int = 5000) -> TableStats:
         self.sync_from(self.session.state)

@@ -51,9 +51,11 @@ def plan(state: State, init_dice: Mapping[str, int], rng: random.Random,
         return None
     need = prompts.dice_needed(state, init_dice)
     legal = legal_actions(state)
-    if need and not (state.combat and any(isinstance(a, A.DeclineDeathblow) for a in legal)
-                     and rng.random() < 0.15):
+    if need:
         d = need[0]
+        decline = next((a for a in legal if isinstance(a, A.DeclineDeathblow)), None)
+        if decline is not None and rng.random() < 0.15:
+            return Intent("type", d.player, decline)  # some players let a deathblow go
         return Intent("roll", d.player, dice_kind=d.kind, n=d.n)
     action = policy(state, legal, rng)
     player = getattr(action, "player", None)

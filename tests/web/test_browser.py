@@ -78,8 +78,12 @@ def test_a_short_game_through_the_dashboard(table, page: Page) -> None:
         if session.state.phase.value != "initiative":
             break
         sim.press("p1", "roll")
-        expect(prompt).to_contain_text("p1 rolled")
-        p2_die = 6 if session.init_dice["p1"] != 6 else 5
+        end = time.monotonic() + 10
+        while "p1" not in session.init_dice and time.monotonic() < end:
+            time.sleep(0.02)
+        p1_die = session.init_dice["p1"]
+        expect(prompt).to_contain_text(f"p1 rolled {p1_die}")
+        p2_die = 6 if p1_die != 6 else 5
         with page.expect_response("**/api/command"):
             page.click(f'button[data-init="p2"][data-die="{p2_die}"]')
     expect(prompt).to_contain_text("spawn phase")

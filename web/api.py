@@ -20,15 +20,15 @@ from .services import services
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+class _Bad(Exception):
+    """A malformed request body: answered with 400 and the reason."""
+
+
 def _body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise _Bad("the body must be a JSON object")
     return data
-
-
-class _Bad(Exception):
-    pass
 
 
 @bp.errorhandler(_Bad)

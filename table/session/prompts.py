@@ -13,7 +13,7 @@ from typing import Any
 
 from table.dreamblade import actions as A
 from table.dreamblade import stats
-from table.dreamblade.combat import targets
+from table.dreamblade.combat import placement_cells, targets
 from table.dreamblade.engine import legal_actions
 from table.dreamblade.state import Phase, State, Step
 
@@ -157,8 +157,6 @@ def build(state: State, init_dice: Mapping[str, int]) -> Prompt:
         who = " ".join(ref(g) for g in c.pending_outcome)
         text = f"{p}: {who} can be disrupted or destroyed: choose"
     else:  # PLACE
-        from table.dreamblade.combat import placement_cells
-
         t = next(ref(g) for g, placer in c.to_place if placer == p)
         cells = [names[x] for x in placement_cells(s, p)]
         text = f"{p}: put disrupted {t} in an empty cell ({_cells(cells)})"

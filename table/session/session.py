@@ -26,12 +26,13 @@ from typing import Any
 
 from table.device import DeviceEvent
 from table.dreamblade import actions as A
+from table.dreamblade import stats
 from table.dreamblade.catalog import Catalog
 from table.dreamblade.combat import legal_attacks
 from table.dreamblade.engine import apply
 from table.dreamblade.errors import RulesError
 from table.dreamblade.events import Event
-from table.dreamblade.notation import NotationError, parse_action
+from table.dreamblade.notation import NotationError, parse_action, parse_face
 from table.dreamblade.state import Phase, State, Step, Zone
 from table.dreamblade.validity import Status, status
 from table.observation import Observation, ObservedBase
@@ -249,8 +250,6 @@ class Session:
 
     def snapshot(self) -> dict[str, Any]:
         """Everything a screen needs, in one JSON-ready object."""
-        from table.dreamblade import stats
-
         with self._lock:
             s = self.state
             g = self.game
@@ -345,8 +344,6 @@ class Session:
         faces = cmd.get("faces")
         if not isinstance(faces, list) or not faces or len(faces) > 40:
             raise CommandError("faces: a list of attack die faces (1, 2, 3, miss, blade)")
-        from table.dreamblade.notation import parse_face
-
         self._play(A.Roll(player, tuple(parse_face(str(f)) for f in faces)), source, out)
         self._after_change(out)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -81,8 +82,6 @@ class GameLog:
     """The database file. Thread-safe: one connection, one lock around it."""
 
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
-        import threading
-
         self.path = Path(path)
         self._lock = threading.RLock()
         if not self.path.exists() and not create:

@@ -83,13 +83,13 @@ class Reconciliation:
 class Reconciler:
     def __init__(self, stickers: Stickers) -> None:
         self.stickers = stickers
-        self.trust_stickers = True  # off only inside the relaxed pass of ``reconcile``
 
     # -- one cell -----------------------------------------------------------------------
-    def _compatible(self, state: State, base: ObservedBase, g: int) -> bool:
+    def _compatible(self, state: State, base: ObservedBase, g: int,
+                    stickers: bool = True) -> bool:
         game = state.game
         m = game.minis[g]
-        if self.trust_stickers and base.tag == "read" and base.sticker is not None:
+        if stickers and base.tag == "read" and base.sticker is not None:
             seen = game.by_ref.get(self.stickers.ref_of.get(base.sticker, ""))
             if seen is not None:
                 # Copies of one miniature are interchangeable on the table: the rules
@@ -99,7 +99,8 @@ class Reconciler:
         return base.owner is None or base.owner == m.player
 
     def fit_cell(self, state: State, cell: str, bases: Sequence[ObservedBase],
-                 required: Sequence[int], optional: Sequence[int] = ()) -> CellFit:
+                 required: Sequence[int], optional: Sequence[int] = (),
+                 stickers: bool = True) -> CellFit:
         """Pair bases with miniatures: every required one must be there; optional ones
         (just destroyed, not yet taken off) may be. Kuhn's augmenting paths, required
         miniatures first, so an optional one never takes a required one's base."""
@@ -107,7 +108,7 @@ class Reconciler:
 
         def augment(g: int, seen: set[int]) -> bool:
             for bi, b in enumerate(bases):
-                if bi in seen or not self._compatible(state, b, g):
+                if bi in seen or not self._compatible(state, b, g, stickers):
                     continue
                 seen.add(bi)
                 if bi not in owner_of_base or augment(owner_of_base[bi], seen):
@@ -133,8 +134,8 @@ class Reconciler:
                 out[names[c]].append(g)
         return out
 
-    def fit(self, state: State, obs: Observation,
-            lingering: Mapping[int, str]) -> list[CellFit]:
+    def fit(self, state: State, obs: Observation, lingering: Mapping[int, str],
+            stickers: bool = True) -> list[CellFit]:
         """Every cell's fit; ``lingering``: gid -> the cell a miniature that left the
         dreamscape may still stand in until someone takes it off."""
         exp = self.expected(state)
@@ -143,14 +144,15 @@ class Reconciler:
             if state.cell[g] < 0:
                 linger_in.setdefault(cell, []).append(g)
         return [self.fit_cell(state, name, obs.regions.get(name, ()), gids,
-                              linger_in.get(name, ()))
+                              linger_in.get(name, ()), stickers)
                 for name, gids in exp.items()]
 
     def fits(self, state: State, obs: Observation, lingering: Mapping[int, str]) -> bool:
         return all(f.ok for f in self.fit(state, obs, lingering))
 
     # -- explaining a change -----------------------------------------------------------------
-    def _physical(self, state: State, fits: list[CellFit]) -> list[A.Action]:
+    def _physical(self, state: State, fits: list[CellFit],
+                  stickers: bool = True) -> list[A.Action]:
         """Legal physical actions that could move the board toward the observation: a
         miniature that could be one of a cell's unexplained bases goes there."""
         # Any base of such a cell may be the newcomer: which one the pairing left over
@@ -165,7 +167,7 @@ class Reconciler:
             if isinstance(a, A.Spawn | A.Move | A.Place):
                 mini = a.mini if not isinstance(a, A.Place) else a.target
                 bases = wanted.get(a.cell)
-                if bases and any(self._compatible(state, b, state.game.by_ref[mini])
+                if bases and any(self._compatible(state, b, state.game.by_ref[mini], stickers)
                                  for b in bases):
                     out.append(a)
         return out
@@ -178,11 +180,7 @@ class Reconciler:
         strict = self._reconcile(state, obs, lingering)
         if strict.explained:
             return strict
-        self.trust_stickers = False
-        try:
-            loose = self._reconcile(state, obs, lingering)
-        finally:
-            self.trust_stickers = True
+        loose = self._reconcile(state, obs, lingering, stickers=False)
         if loose.fits:
             candidates = [state]
         else:
@@ -198,9 +196,9 @@ class Reconciler:
                          "rule out: taken as a misread",)
         return loose
 
-    def _reconcile(self, state: State, obs: Observation,
-                   lingering: Mapping[int, str]) -> Reconciliation:
-        fits = self.fit(state, obs, lingering)
+    def _reconcile(self, state: State, obs: Observation, lingering: Mapping[int, str],
+                   stickers: bool = True) -> Reconciliation:
+        fits = self.fit(state, obs, lingering, stickers)
         gone = self._gone(fits, lingering)
         if all(f.ok for f in fits):
             return Reconciliation(True, gone=gone)
@@ -210,13 +208,13 @@ class Reconciler:
         def search(s: State, path: tuple[A.Action, ...], fs: list[CellFit]) -> None:
             if budget[0] <= 0 or len(path) >= MAX_STEPS:
                 return
-            for a in self._physical(s, fs):
+            for a in self._physical(s, fs, stickers):
                 budget[0] -= 1
                 try:
                     new, _ = apply(s, a)
                 except RulesError:  # pragma: no cover - legal_actions said it was legal
                     continue
-                nfs = self.fit(new, obs, lingering)
+                nfs = self.fit(new, obs, lingering, stickers)
                 if all(f.ok for f in nfs):
                     key = (tuple(new.zone), tuple(new.cell))
                     if key not in found or len(path) + 1 < len(found[key].actions):

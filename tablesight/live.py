@@ -28,6 +28,7 @@ from vision.config import VisionConfig
 from vision.layout import Layout
 
 HEALTH_EVERY_S = 0.5
+BOX_MAX_DICE = 24  # one roll of the table box (PROTOCOL.md); bigger attacks roll in parts
 PREVIEW_EVERY_S = 0.2  # annotated camera pictures for the dashboard, when someone looks
 
 
@@ -220,9 +221,14 @@ class LiveTable:
         if self.box is None:
             return
         for need in self.session.dice_needed():
-            if need.kind == "attack" and self._armed.get(need.player) != ("attack", need.n):
-                self._armed[need.player] = ("attack", need.n)
-                self._arm_q.put((need.player, "attack", need.n))
+            n = min(need.n, BOX_MAX_DICE)
+            if need.kind == "attack" and self._armed.get(need.player) != ("attack", n):
+                self._armed[need.player] = ("attack", n)
+                self._arm_q.put((need.player, "attack", n))
+
+    def ready_to_roll(self, player: str, n: int) -> bool:
+        """Is the box armed for (the first part of) ``player``'s ``n`` attack dice?"""
+        return self.armed_ok.get(player) == ("attack", min(n, BOX_MAX_DICE))
 
     def _arm_loop(self) -> None:
         from firmware_bridge.bridge import DeviceError

@@ -267,12 +267,16 @@ class ScriptedTable:
         player, name = self._kind(ref)
         return type(a).__name__, player, name, getattr(a, "cell", "")
 
-    def run(self, max_acts: int = 5000) -> TableStats:
+    def run(self, max_acts: int = 5000, max_seconds: float | None = None) -> TableStats:
+        end = None if max_seconds is None else time.monotonic() + max_seconds
         self.sync_from(self.session.state)
         self._wait(lambda: self.session.last_obs is not None, 15.0)
         while not self.stop.is_set() and self.stats.acts < max_acts:
             s = self.session
             if s.state.is_over():
+                break
+            if end is not None and time.monotonic() > end:
+                self.stats.log.append(f"stopped: {max_seconds:.0f} s without the game ending")
                 break
             it = plan(s.state, s.init_dice, self.rng, policy=roomy_policy)
             if it is None:

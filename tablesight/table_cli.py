@@ -239,7 +239,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     pace = 0.0 if args.fast else args.pace
     players = ScriptedTable(session, camera, layout, press, random.Random(args.seed),
                             pace=pace, hand_s=0.0 if args.fast else 0.35,
-                            armed=lambda p, n: live.armed_ok.get(p) == ("attack", n))
+                            armed=live.ready_to_roll)
     runner = threading.Thread(target=players.run, name="players", daemon=True)
     t0 = time.monotonic()
     runner.start()

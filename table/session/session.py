@@ -598,9 +598,11 @@ class Session:
             return
         need = c.attack.dice - len(c.attack.roll)
         faces = tuple(ev.faces[:need])
-        if len(ev.faces) != need:
-            self._warn(out, f"{len(ev.faces)} dice rolled, {need} needed"
-                       + ("; the rest were ignored" if len(ev.faces) > need else ""))
+        # Fewer is a part of a big attack (the box rolls at most 24 at a time): the
+        # prompt then asks for the rest. More are not the players' to keep.
+        if len(ev.faces) > need:
+            self._warn(out, f"{len(ev.faces)} dice rolled, {need} needed; the rest were "
+                       "ignored")
         try:
             self._play(A.Roll(roller, faces), "box", out)
         except RulesError as e:

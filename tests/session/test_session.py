@@ -340,3 +340,14 @@ def test_dashboard_colours_and_sticker_numbers_match_the_printed_ones() -> None:
     for p in ("p1", "p2"):
         ids = sticker_ids(p, len(setup.warbands[p]))
         assert [numbering[i] for i in ids] == [f"{p}#{k}" for k in range(len(ids))]
+
+
+def test_a_big_attack_is_rolled_in_parts() -> None:
+    s = live({"p1": ["Brute", "Brute"], "p2": ["Scout"]},
+             {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3"}, phase=Phase.ACTION, active="p1")
+    s.command({"do": "strike", "player": "p1"})
+    out = s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="attack", faces=(1, "miss", 1)))
+    assert not [e for e in out if e.kind == "warning"]
+    assert s.prompt().text == "p1: roll 1 attack die for the fight in c3"
+    s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="attack", faces=(3,)))
+    assert s.state.combat is not None and s.state.combat.attack.damage_left == 5

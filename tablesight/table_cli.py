@@ -184,6 +184,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 # -- tablesight demo ----------------------------------------------------------------------------
+DEMO_LIMIT_S = 300.0  # with --exit-at-end: a --fast game takes 15-120 s here
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from firmware_bridge.bridge import TableBox
     from vision.layout import dreamblade_layout
@@ -240,7 +242,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     players = ScriptedTable(session, camera, layout, press, random.Random(args.seed),
                             pace=pace, hand_s=0.0 if args.fast else 0.35,
                             armed=live.ready_to_roll)
-    runner = threading.Thread(target=players.run, name="players", daemon=True)
+    # Unattended (tests, CI), a game that cannot end must fail with its log, not hang.
+    limit = DEMO_LIMIT_S if args.exit_at_end else None
+    runner = threading.Thread(target=players.run, kwargs={"max_seconds": limit},
+                              name="players", daemon=True)
     t0 = time.monotonic()
     runner.start()
     stop = threading.Event()
@@ -255,6 +260,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
           f"{s.winner or 'no winner yet'}; turns won p1 {s.turns_won[0]}, p2 {s.turns_won[1]}; "
           f"{st.board_acts} moves seen by the camera, {st.removals} taken off, "
           f"{st.confirms} confirmations, {st.desyncs} desyncs")
+    if not s.is_over() and not players.stop.is_set():
+        print("the players' last acts:\n  " + "\n  ".join(st.log[-12:]))
     if server and not args.exit_at_end and not players.stop.is_set():
         print("the dashboard stays up; Ctrl-C to quit")
         _wait_forever(stop)

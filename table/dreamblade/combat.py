@@ -16,14 +16,13 @@ from . import actions as A
 from . import stats
 from ._common import cell, gid, name_of, require_own, require_phase
 from .abilities import BladeCost
+from .auras import STAT_ABILITIES, condition_met, is_of_type
+from .blade_effects import damage_bonus
 from .board import other, player_index
 from .errors import Code, IllegalActionError, InvalidActionError
 from .events import Event
-from .fates import destroy
+from .fates import active_ability, banish, destroy, regenerates, sacrifice
 from .state import Attack, Combat, Mode, Phase, State, Step, Zone
-
-# Blade abilities whose whole effect is a change of this combat's damage.
-_DAMAGE_BLADES = {"Crit": 1, "Fumble": -1}
 
 
 # -- starting a combat ---------------------------------------------------------------
@@ -56,6 +55,11 @@ def check_attack(s: State, a: A.Attack) -> tuple[int, tuple[int, ...]]:
             raise IllegalActionError(Code.NOT_IN_CELL,
                                      f"{ref} is in {name_of(s, s.cell[g])}, not in {a.cell}")
         gids.append(g)
+    if len(gids) > 1:
+        loner = next((g for g in gids if s.game.minis[g].d.has("Loner")), None)
+        if loner is not None:
+            raise IllegalActionError(Code.LONER, f"{s.game.ref(loner)} has Loner: it attacks "
+                                     "alone or not at all")
     if not s.is_contested(c):
         raise IllegalActionError(Code.NOT_ENGAGED,
                                  f"no enemy creature in {a.cell}: the attackers are not engaged")
@@ -67,7 +71,8 @@ def apply_attack(s: State, a: A.Attack, ev: list[Event]) -> None:
     s.mode = Mode.STRIKE
     dice = sum(stats.power(s, g) for g in gids)
     s.combat = Combat(cell=c, player=a.player, step=Step.ROLL,
-                      attack=Attack(player=a.player, attackers=gids, dice=dice))
+                      attack=Attack(player=a.player, attackers=gids, dice=dice),
+                      strikers=gids)
     ev.append(Event("combat", {"cell": a.cell, "attackers": list(a.attackers), "dice": dice}))
     if dice == 0:
         _after_roll(s, ev)
@@ -149,6 +154,8 @@ def _blade_options(s: State) -> list[tuple[int, str, int]]:
     att = c.attack
     out = []
     for g in _blade_sources(s):
+        if _nullified(s, g):
+            continue
         for ab in s.game.minis[g].d.abilities:
             cost = ab.activation.blade
             if cost is None:
@@ -158,6 +165,19 @@ def _blade_options(s: State) -> list[tuple[int, str, int]]:
             if att.blades_left >= need and (cost.repeatable or used == 0):
                 out.append((g, ab.name, need))
     return out
+
+
+def _nullified(s: State, g: int) -> bool:
+    """Is a creature's every blade ability negated by a Nullify in its cell? (Locations'
+    are not; "Nullify Valor" reaches only Valor creatures.)"""
+    if not s.game.minis[g].d.is_creature:
+        return False
+    for h in s.in_cell(s.cell[g]):
+        ab = s.game.minis[h].d.ability("Nullify")
+        if ab is not None and ab.activation.blade is None and condition_met(s, h, ab) \
+                and (not ab.modifier or is_of_type(s, g, ab.modifier)):
+            return True
+    return False
 
 
 def apply_assign_blade(s: State, a: A.AssignBlade, ev: list[Event]) -> None:
@@ -171,10 +191,15 @@ def apply_assign_blade(s: State, a: A.AssignBlade, ev: list[Event]) -> None:
     att = c.attack
     att.blades_left -= option[2]
     att.blades = (*att.blades, (g, a.ability))
+    c.activated = (*c.activated, (g, a.ability))
     ab = s.game.minis[g].d.ability(a.ability)
     assert ab is not None
-    if a.ability in _DAMAGE_BLADES:
-        att.bonus += _DAMAGE_BLADES[a.ability] * (ab.number or 0)
+    bonus = damage_bonus(s, g, ab, c.cell)
+    if bonus is not None:
+        att.bonus += bonus
+        ev.append(Event("blade", {"mini": a.mini, "ability": str(ab), "resolved": True,
+                                  "damage": bonus}))
+    elif ab.name in STAT_ABILITIES:  # works through ``auras`` until the combat ends
         ev.append(Event("blade", {"mini": a.mini, "ability": str(ab), "resolved": True}))
     else:
         # The assignment machinery is complete; this ability's effect is not applied by
@@ -293,15 +318,22 @@ def _settle(s: State, ev: list[Event]) -> None:
     for g in destroyed:
         ev.append(Event("destroyed", {"mini": refs(g), "by": att.player}))
     c.choices, c.pending_outcome = (), ()
-    if not deathblow and destroyed and c.player == s.first_player:
+    # Regenerating creatures are banished instead: they strike no deathblow. A Loner
+    # strikes one only alone.
+    hitters = [g for g in destroyed if not regenerates(s, g)]
+    if not deathblow and not att.special:
+        c.strike_destroyed += len(hitters)
+    if len(hitters) > 1:
+        hitters = [g for g in hitters if not s.game.minis[g].d.has("Loner")]
+    if not deathblow and hitters and c.player == s.first_player:
         # The second player's creatures destroyed in the first player's action phase
         # strike back before they leave; blades count as misses.
         defender = other(c.player)
-        dice = sum(stats.power(s, g) for g in destroyed)
+        dice = sum(stats.power(s, g) for g in hitters)
         c.to_graveyard = tuple((g, att.player) for g in destroyed)
         if dice > 0 and s.creatures_in(c.cell, player_index(c.player)):
-            c.deathblow_from = tuple(destroyed)
-            c.attack = Attack(player=defender, attackers=tuple(destroyed), dice=dice,
+            c.deathblow_from = tuple(hitters)
+            c.attack = Attack(player=defender, attackers=tuple(hitters), dice=dice,
                               special=True)
             c.step = Step.DEATHBLOW
             ev.append(Event("deathblow_available", {"player": defender,
@@ -350,7 +382,23 @@ def _next_placement(s: State, ev: list[Event]) -> None:
         c.to_place = c.to_place[1:]
     s.fought = s.fought | {c.cell}
     s.combat = None
+    _after_combat(s, c, ev)
     ev.append(Event("combat_end", {"cell": name_of(s, c.cell)}))
+
+
+def _after_combat(s: State, c: Combat, ev: list[Event]) -> None:
+    """Attackers that leave when their combat ends (unless already destroyed): Fade
+    (banished), Detonate (sacrificed), Bloodthirsty (sacrificed when the regular attack
+    destroyed no enemy)."""
+    for g in c.strikers:
+        if s.zone[g] is not Zone.DREAMSCAPE:
+            continue
+        if active_ability(s, g, "Fade") is not None:
+            banish(s, g, ev)
+        elif active_ability(s, g, "Detonate") is not None or (
+                active_ability(s, g, "Bloodthirsty") is not None
+                and c.strike_destroyed == 0):
+            sacrifice(s, g, ev)
 
 
 def apply_place(s: State, a: A.Place, ev: list[Event]) -> None:
@@ -462,7 +510,10 @@ def legal_attacks(s: State) -> Iterator[A.Attack]:
         if not mine or not s.creatures_in(c, 1 - p):
             continue
         refs = [s.game.ref(g) for g in mine]
+        loners = {i for i, g in enumerate(mine) if s.game.minis[g].d.has("Loner")}
         for mask in range(1, 1 << len(refs)):
+            if mask & (mask - 1) and any(mask >> i & 1 for i in loners):
+                continue  # a Loner attacks alone
             chosen = tuple(r for i, r in enumerate(refs) if mask >> i & 1)
             yield A.Attack(player, names[c], chosen)
 

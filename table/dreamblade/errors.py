@@ -59,6 +59,7 @@ class Code(StrEnum):
     NO_ATTACKERS = "no_attackers"
     NOT_A_CREATURE = "not_a_creature"
     DUPLICATE_MINI = "duplicate_mini"
+    LONER = "loner"
 
 
 class RulesError(ValueError):

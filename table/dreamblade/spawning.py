@@ -6,9 +6,11 @@ from collections.abc import Iterator
 
 from . import actions as A
 from ._common import cell, gid, name_of, require_own, require_phase
+from .auras import is_of_type
 from .board import other, player_index
 from .errors import Code, IllegalActionError
 from .events import Event
+from .fates import active_ability
 from .state import Phase, State, Zone
 
 MAX_SPAWNS_PER_CELL = 4
@@ -36,7 +38,14 @@ def aspect_shortfall(s: State, g: int) -> int:
 
 
 def spawn_cost(s: State, g: int) -> int:
-    return s.game.minis[g].d.cost + aspect_shortfall(s, g)
+    """Printed cost plus the aspect shortfall, less every active Channel its player
+    controls (Channel [type] X: only for miniatures of that type); never below 0."""
+    game = s.game
+    m = game.minis[g]
+    discount = sum(ab.number or 0 for o in game.owned[m.pidx]
+                   if (ab := active_ability(s, o, "Channel")) is not None
+                   and (not ab.modifier or is_of_type(s, g, ab.modifier)))
+    return max(0, m.d.cost + aspect_shortfall(s, g) - discount)
 
 
 def _check_unique_and_vengeance(s: State, g: int) -> None:

@@ -82,6 +82,10 @@ class Combat:
     choices: tuple[tuple[int, str], ...] = ()  # (gid, "disrupt" | "destroy") picked so far
     to_place: tuple[tuple[int, str], ...] = ()  # (gid, player who places it)
     to_graveyard: tuple[tuple[int, str], ...] = ()  # destroyed, waiting for deathblows
+    # Blade abilities activated in this combat: stat changes last to its end.
+    activated: tuple[tuple[int, str], ...] = ()
+    strikers: tuple[int, ...] = ()  # the regular attack's attackers
+    strike_destroyed: int = 0  # enemies the regular attack destroyed
 
     def copy(self) -> Combat:
         c = Combat(**self.__dict__)

@@ -8,15 +8,13 @@ demand and never stored.
 
 from __future__ import annotations
 
+from . import auras
 from .state import State
 
 
 def _modifiers(s: State, g: int) -> tuple[int, int, int]:
-    """Sum of (power, defense, life) modifiers acting on ``g`` now.
-
-    The core rules have none; abilities (Enrage, Bolster, Weaken...) add theirs here.
-    """
-    return 0, 0, 0
+    """Sum of (power, defense, life) modifiers acting on ``g`` now (see ``auras``)."""
+    return auras.modifiers(s, g)
 
 
 def power(s: State, g: int) -> int:

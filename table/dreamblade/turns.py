@@ -14,6 +14,7 @@ from ._common import require_phase
 from .board import PLAYERS, other, player_index
 from .errors import Code, IllegalActionError, InvalidActionError
 from .events import Event
+from .fates import active_ability
 from .game import WINNING_TURNS
 from .state import ConquestResult, Phase, State
 
@@ -70,7 +71,10 @@ def begin_spawn(s: State, player: str, ev: list[Event]) -> None:
     assert s.rolls is not None
     s.phase, s.active, s.action_index = Phase.SPAWN, player, None
     s.spawn_points = [0, 0]
-    s.spawn_points[p] = s.rolls[0] + s.rolls[1] + s.bonus_points[p]
+    # Energize X: X more points for each such miniature its player controls.
+    energy = sum(ab.number or 0 for g in s.game.owned[p]
+                 if (ab := active_ability(s, g, "Energize")) is not None)
+    s.spawn_points[p] = s.rolls[0] + s.rolls[1] + s.bonus_points[p] + energy
     s.bonus_points[p] = 0
     # Spawn-row cells holding an ally creature now stay closed for the whole phase.
     s.spawn_start_cells = frozenset(s.cell[g] for g in s.game.owned[p]
@@ -131,7 +135,10 @@ def conquest_points(s: State) -> tuple[int, int]:
     points = list(s.kills)
     for p in (0, 1):
         for c, value in board.scoring[p].items():
-            if s.creatures_in(c, p) and not s.creatures_in(c, 1 - p):
+            mine = s.creatures_in(c, p)
+            # Dominate claims a scoring cell even while enemies contest it.
+            if mine and (not s.creatures_in(c, 1 - p)
+                         or any(active_ability(s, g, "Dominate") for g in mine)):
                 points[p] += value
     return points[0], points[1]
 

@@ -13,7 +13,7 @@ This module knows Dreamblade's physical actions; another game brings its own.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from table.dreamblade import actions as A
 from table.dreamblade.engine import apply, legal_actions
@@ -85,11 +85,10 @@ class Reconciler:
         self.stickers = stickers
 
     # -- one cell -----------------------------------------------------------------------
-    def _compatible(self, state: State, base: ObservedBase, g: int,
-                    stickers: bool = True) -> bool:
+    def _compatible(self, state: State, base: ObservedBase, g: int) -> bool:
         game = state.game
         m = game.minis[g]
-        if stickers and base.tag == "read" and base.sticker is not None:
+        if base.tag == "read" and base.sticker is not None:
             seen = game.by_ref.get(self.stickers.ref_of.get(base.sticker, ""))
             if seen is not None:
                 # Copies of one miniature are interchangeable on the table: the rules
@@ -99,8 +98,7 @@ class Reconciler:
         return base.owner is None or base.owner == m.player
 
     def fit_cell(self, state: State, cell: str, bases: Sequence[ObservedBase],
-                 required: Sequence[int], optional: Sequence[int] = (),
-                 stickers: bool = True) -> CellFit:
+                 required: Sequence[int], optional: Sequence[int] = ()) -> CellFit:
         """Pair bases with miniatures: every required one must be there; optional ones
         (just destroyed, not yet taken off) may be. Kuhn's augmenting paths, required
         miniatures first, so an optional one never takes a required one's base."""
@@ -108,7 +106,7 @@ class Reconciler:
 
         def augment(g: int, seen: set[int]) -> bool:
             for bi, b in enumerate(bases):
-                if bi in seen or not self._compatible(state, b, g, stickers):
+                if bi in seen or not self._compatible(state, b, g):
                     continue
                 seen.add(bi)
                 if bi not in owner_of_base or augment(owner_of_base[bi], seen):
@@ -134,8 +132,7 @@ class Reconciler:
                 out[names[c]].append(g)
         return out
 
-    def fit(self, state: State, obs: Observation, lingering: Mapping[int, str],
-            stickers: bool = True) -> list[CellFit]:
+    def fit(self, state: State, obs: Observation, lingering: Mapping[int, str]) -> list[CellFit]:
         """Every cell's fit; ``lingering``: gid -> the cell a miniature that left the
         dreamscape may still stand in until someone takes it off."""
         exp = self.expected(state)
@@ -144,15 +141,14 @@ class Reconciler:
             if state.cell[g] < 0:
                 linger_in.setdefault(cell, []).append(g)
         return [self.fit_cell(state, name, obs.regions.get(name, ()), gids,
-                              linger_in.get(name, ()), stickers)
+                              linger_in.get(name, ()))
                 for name, gids in exp.items()]
 
     def fits(self, state: State, obs: Observation, lingering: Mapping[int, str]) -> bool:
         return all(f.ok for f in self.fit(state, obs, lingering))
 
     # -- explaining a change -----------------------------------------------------------------
-    def _physical(self, state: State, fits: list[CellFit],
-                  stickers: bool = True) -> list[A.Action]:
+    def _physical(self, state: State, fits: list[CellFit]) -> list[A.Action]:
         """Legal physical actions that could move the board toward the observation: a
         miniature that could be one of a cell's unexplained bases goes there."""
         # Any base of such a cell may be the newcomer: which one the pairing left over
@@ -167,38 +163,50 @@ class Reconciler:
             if isinstance(a, A.Spawn | A.Move | A.Place):
                 mini = a.mini if not isinstance(a, A.Place) else a.target
                 bases = wanted.get(a.cell)
-                if bases and any(self._compatible(state, b, state.game.by_ref[mini], stickers)
+                if bases and any(self._compatible(state, b, state.game.by_ref[mini])
                                  for b in bases):
                     out.append(a)
         return out
 
     def reconcile(self, state: State, obs: Observation,
                   lingering: Mapping[int, str]) -> Reconciliation:
-        """Strictly first; if nothing explains the board, once more without the sticker
-        readings, accepted only when a single base's reading is then overruled (a
-        misread sticker, which happens; two contradicting stickers are a real swap)."""
+        """Strictly first. If nothing explains the board, once more for each base of a
+        cell that does not fit, with that one base's reading set aside (its sticker; its
+        colour when no sticker was read). Accepted when those trials agree on one
+        outcome: a single misreading happens (a worn sticker, a figure painted in the
+        other player's colour); two contradicting readings are a real swap. Only one
+        base is ever set aside, so every other reading keeps settling who moved."""
         strict = self._reconcile(state, obs, lingering)
         if strict.explained:
             return strict
-        loose = self._reconcile(state, obs, lingering, stickers=False)
-        if loose.fits:
-            candidates = [state]
-        else:
-            candidates = [e.state for e in loose.explanations]
-        if len(candidates) != 1:
+        outcomes: dict[object, tuple[Reconciliation, str, ObservedBase]] = {}
+        for f in self.fit(state, obs, lingering):
+            if f.ok:
+                continue
+            for i, b in enumerate(f.bases):
+                doubted = _set_aside(b)
+                if doubted is None:
+                    continue
+                bases = (*f.bases[:i], doubted, *f.bases[i + 1:])
+                trial = Observation(obs.time, obs.frame, {**obs.regions, f.cell: bases},
+                                    obs.occluded)
+                r = self._reconcile(state, trial, lingering)
+                if r.explained:
+                    key = "fits" if r.fits else frozenset(
+                        (tuple(e.state.zone), tuple(e.state.cell)) for e in r.explanations)
+                    outcomes.setdefault(key, (r, f.cell, b))
+        if len(outcomes) != 1:
             return strict
-        fits = self.fit(candidates[0], obs, lingering)
-        conflicts = [(f.cell, f.bases[i]) for f in fits for i in f.extra]
-        if len(conflicts) != 1:
-            return strict
-        cell, b = conflicts[0]
-        loose.misread = (f"the camera read sticker {b.sticker} in {cell}, which the rules "
-                         "rule out: taken as a misread",)
-        return loose
+        r, cell, b = next(iter(outcomes.values()))
+        what = (f"sticker {b.sticker}" if b.tag == "read" and b.sticker is not None
+                else f"a {b.owner} ring")
+        r.misread = (f"the camera read {what} in {cell}, which the rules rule out: "
+                     "taken as a misread",)
+        return r
 
-    def _reconcile(self, state: State, obs: Observation, lingering: Mapping[int, str],
-                   stickers: bool = True) -> Reconciliation:
-        fits = self.fit(state, obs, lingering, stickers)
+    def _reconcile(self, state: State, obs: Observation,
+                   lingering: Mapping[int, str]) -> Reconciliation:
+        fits = self.fit(state, obs, lingering)
         gone = self._gone(fits, lingering)
         if all(f.ok for f in fits):
             return Reconciliation(True, gone=gone)
@@ -208,13 +216,13 @@ class Reconciler:
         def search(s: State, path: tuple[A.Action, ...], fs: list[CellFit]) -> None:
             if budget[0] <= 0 or len(path) >= MAX_STEPS:
                 return
-            for a in self._physical(s, fs, stickers):
+            for a in self._physical(s, fs):
                 budget[0] -= 1
                 try:
                     new, _ = apply(s, a)
                 except RulesError:  # pragma: no cover - legal_actions said it was legal
                     continue
-                nfs = self.fit(new, obs, lingering, stickers)
+                nfs = self.fit(new, obs, lingering)
                 if all(f.ok for f in nfs):
                     key = (tuple(new.zone), tuple(new.cell))
                     if key not in found or len(path) + 1 < len(found[key].actions):
@@ -286,6 +294,15 @@ class Reconciler:
             except RulesError as e:
                 reason = reason or str(e)
         return reason
+
+
+def _set_aside(b: ObservedBase) -> ObservedBase | None:
+    """The base with its most specific reading set aside (None: nothing to set aside)."""
+    if b.tag == "read" and b.sticker is not None:
+        return replace(b, sticker=None, tag="unreadable")  # the colour still says whose
+    if b.owner is not None:
+        return replace(b, owner=None)
+    return None
 
 
 def _mismatch(fits: Iterable[CellFit]) -> int:

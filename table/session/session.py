@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from table.device import DeviceEvent
@@ -96,7 +97,7 @@ class Session:
         self.last_obs: Observation | None = None
         self.follow_camera = True
         self._misreads: set[str] = set()
-        self.overruled: dict[str, tuple] = {}  # cell -> the camera reading a person overruled
+        self.overruled: dict[str, Overrule] = {}  # cell -> what a person overruled there
         self.health: dict[str, dict[str, Any]] = {}
         self.history: list[dict[str, Any]] = []
         self._seq = 0  # entry numbers when there is no log file
@@ -217,7 +218,9 @@ class Session:
         self.confirm = None
         if self.last_obs is not None and self.follow_camera:
             obs = self._adjusted(self.last_obs)
-            if self.reconciler.fits(self.state, obs, self.lingering):
+            # Judged as a new observation would be: a misreading the rules already set
+            # aside must not turn into a desync because a button was pressed.
+            if self.reconciler.reconcile(self.state, obs, self.lingering).fits:
                 self._set_desync(None, out)
             else:
                 self._set_desync(self.reconciler.diagnose(self.state, obs, self.lingering), out)
@@ -425,30 +428,56 @@ class Session:
         obs = self.last_obs
         if obs is None or not self.desync:
             raise CommandError("nothing to overrule: the camera agrees with the game")
-        cells = [f.cell for f in self.reconciler.fit(self.state, self._adjusted(obs),
-                                                      self.lingering) if not f.ok]
-        for cell in cells:
-            self.overruled[cell] = _reading(obs.regions.get(cell, ()))
+        fits = [f for f in self.reconciler.fit(self.state, self._adjusted(obs), self.lingering)
+                if not f.ok]
+        # The doubted readings are the camera's own, not the already adjusted ones.
+        raw = {f.cell: f for f in self.reconciler.fit(self.state, obs, self.lingering)}
+        for f in fits:
+            bases = obs.regions.get(f.cell, ())
+            old = self.overruled.get(f.cell)
+            doubted = Counter(_signature(bases[i]) for i in raw[f.cell].extra)
+            if old is not None:
+                doubted |= old.doubted
+            self.overruled[f.cell] = Overrule(_reading(bases), doubted)
+        cells = [f.cell for f in fits]
         self._record("board_ok", {"cells": cells}, source)
         self._emit(out, "warning", message="camera overruled in " + " ".join(cells)
-                   + " until something there changes")
+                   + "; its wrong readings there are doubted while they last")
         self._after_change(out)
 
     def _adjusted(self, obs: Observation) -> Observation:
-        """The observation with overruled cells replaced by what the rules expect there,
-        for as long as the camera keeps reading those cells the same way."""
+        """The observation as a person's overrule has it. While an overruled cell reads
+        exactly as when it was overruled, what the rules expect there stands in for it.
+        Once the cell changes (a base taken, a base added), the bases that read the way
+        the person said was wrong still count as unread: a misreading that stuck once (a
+        glare spot, a worn ring) sticks again, and every move in or out of that cell
+        would otherwise desync the table anew. The doubt ends when no base there reads
+        that way any more."""
         if not self.overruled:
             return obs
         regions = dict(obs.regions)
         expected = self.reconciler.expected(self.state)
         id_of = {ref: sid for sid, ref in self.reconciler.stickers.ref_of.items()}
-        for cell, reading in list(self.overruled.items()):
-            if _reading(obs.regions.get(cell, ())) != reading:
-                del self.overruled[cell]  # the cell changed: trust the camera again
+        for cell, rule in list(self.overruled.items()):
+            bases = obs.regions.get(cell, ())
+            if _reading(bases) == rule.reading:
+                regions[cell] = tuple(
+                    ObservedBase(self.game.minis[g].player, id_of.get(self.game.ref(g)),
+                                 "read", 1.0, 0.0, 0.0) for g in expected.get(cell, ()))
                 continue
-            regions[cell] = tuple(
-                ObservedBase(self.game.minis[g].player, id_of.get(self.game.ref(g)), "read",
-                             1.0, 0.0, 0.0) for g in expected.get(cell, ()))
+            left = Counter(rule.doubted)
+            adjusted, any_doubted = [], False
+            for b in bases:
+                sig = _signature(b)
+                if left[sig] > 0:
+                    left[sig] -= 1
+                    any_doubted = True
+                    b = replace(b, owner=None, sticker=None, tag="unreadable", confidence=0.0)
+                adjusted.append(b)
+            if not any_doubted:  # none of the doubted readings is left: trust the camera
+                del self.overruled[cell]
+                continue
+            regions[cell] = tuple(adjusted)
         return Observation(obs.time, obs.frame, regions, obs.occluded)
 
     def _cmd_follow(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
@@ -637,9 +666,21 @@ class Session:
                     "final": self.state.to_dict()}
 
 
+def _signature(b: ObservedBase) -> tuple[str, int, str]:
+    """What the camera says of one base, without where it stands."""
+    return (b.owner or "", -1 if b.sticker is None else b.sticker, b.tag)
+
+
 def _reading(bases: tuple[ObservedBase, ...]) -> tuple:
-    return tuple(sorted((b.owner or "", -1 if b.sticker is None else b.sticker, b.tag)
-                        for b in bases))
+    return tuple(sorted(_signature(b) for b in bases))
+
+
+@dataclass
+class Overrule:
+    """A person said the board is right and the camera wrong in one cell."""
+
+    reading: tuple  # the whole cell's reading at that moment
+    doubted: Counter  # the readings there that no miniature explained, and how many
 
 
 def _player(v: object) -> str:

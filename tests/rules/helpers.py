@@ -46,9 +46,52 @@ TEST_MINIS = [
 ]
 
 
+def _ab(name: str, abilities: list[str], power: int = 2, defense: int = 3, life: int = 5,
+        aspects: tuple[str, ...] = ("passion",), kind: str = "creature", cost: int = 3,
+        lineage: str | None = None) -> dict:
+    d = {"name": name, "type": kind, "cost": cost, "aspects": list(aspects),
+         "abilities": abilities, "lineage": lineage}
+    if kind == "creature":
+        d.update(power=power, defense=defense, life=life)
+    return d
+
+
+# One miniature per ability under test (tests/rules/test_abilities.py): plain 2/3/5
+# passion creatures unless the ability needs something else.
+ABILITY_MINIS = [
+    _ab("Warlord", ["Enrage +2"]),
+    _ab("Shieldbearer", ["Bolster +2"]),
+    _ab("Healer", ["Invigorate +3"]),
+    _ab("Hexer", ["Weaken 1", "Panic 1", "Drain 1"]),
+    _ab("Taunter", ["Inciter 1"]),
+    _ab("Slayer", ["Fight Valor +2"], power=1),
+    _ab("Show-off", ["Enrage Self +3"]),
+    _ab("Banner", ["Score: Bolster Valor +1"], kind="location"),
+    _ab("Earthshaper", ["Geomancy 1"], power=1, defense=2, life=3),
+    _ab("Necromancer", ["Thanatomancy"]),
+    _ab("Flanker", ["Blade: Flanking 3"]),
+    _ab("Underdog", ["Blade: Heroics 3"]),
+    _ab("Wolf", ["Blade: Pack"]),
+    _ab("Stubborn", ["Blade: Stalwart"]),
+    _ab("Hexblade", ["Blade: Weaken 2"]),
+    _ab("Silencer", ["Nullify"]),
+    _ab("Valor Silencer", ["Nullify Valor"]),
+    _ab("Conqueror", ["Dominate"]),
+    _ab("Dynamo", ["Energize 2"]),
+    _ab("Channeler", ["Channel 1"]),
+    _ab("Valor Channeler", ["Channel Valor 2"]),
+    _ab("Urn", ["Vessel 5"], power=1, defense=2, life=2),
+    _ab("Troll", ["Regenerate"], power=1, defense=2, life=2),
+    _ab("Ghost", ["Fade"]),
+    _ab("Detonator", ["Detonate"]),
+    _ab("Berserker", ["Bloodthirsty"]),
+    _ab("Hermit", ["Loner"]),
+]
+
+
 def catalog() -> Catalog:
     cat = Catalog.builtin()
-    for m in TEST_MINIS:
+    for m in TEST_MINIS + ABILITY_MINIS:
         cat.add(MiniatureDef.from_dict(m))
     return cat
 

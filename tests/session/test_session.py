@@ -301,6 +301,35 @@ def test_one_misread_sticker_is_overruled_by_the_rules_with_a_warning() -> None:
         "the camera read sticker 0 in d2, which the rules rule out: taken as a misread"]
 
 
+def test_a_misread_sticker_does_not_hide_who_moved() -> None:
+    s = shift_position()
+    # p1#1's base in d2 keeps reading as sticker 0 (p1#0 stands in c2), and p1#2 (a
+    # Brute) steps from c3 to b3. Setting aside only the one misread sticker, the other
+    # stickers still say which of c3's four creatures moved.
+    moved, _ = apply(s.state, A.Move("p1", "p1#2", "b3"))
+    out = s.observe(seen(moved, hide={"p1#1"}, extra={"d2": [base("p1", 0)]}))
+    assert s.desync is None and s.confirm is None
+    assert s.state.cell == moved.cell
+    assert [e.data["message"] for e in out if e.kind == "warning"] == [
+        "the camera read sticker 0 in d2, which the rules rule out: taken as a misread"]
+
+
+def test_a_ring_read_in_the_other_colour_is_a_misread_once_not_twice() -> None:
+    s = shift_position()
+    before = s.state.key()
+    # A figure painted in p2's blue hides p1#3's sticker: its base reads as a p2 ring.
+    out = s.observe(seen(s.state, hide={"p1#3"}, extra={"c3": [base("p2")]}))
+    assert s.desync is None and s.state.key() == before
+    assert [e.data["message"] for e in out if e.kind == "warning"] == [
+        "the camera read a p2 ring in c3, which the rules rule out: taken as a misread"]
+    # A button pressed while the misreading stands is judged the same way: no desync.
+    s.command({"do": "ready", "player": "p1"})
+    assert s.desync is None and s.history[-1]["kind"] != "desync"
+    # Two such bases are not one misreading.
+    s.observe(seen(s.state, hide={"p1#3", "p1#4"}, extra={"c3": [base("p2"), base("p2")]}))
+    assert s.desync and any("p2 base in c3" in line for line in s.desync)
+
+
 def test_two_contradicting_stickers_are_a_swap_not_a_misread() -> None:
     s = shift_position()
     # p1#1 (d2) and p1#5 (c3) swapped places: diagonal cells, no legal reading.
@@ -316,7 +345,8 @@ def test_a_person_overrules_a_stubborn_misreading_until_the_cell_changes() -> No
     s.observe(seen(s.state, hide={"p1#1"}, extra={"d2": [base("p2", 30)]}))
     assert s.desync
     s.command({"do": "board_ok"})
-    assert s.desync is None and s.overruled == {"d2": (("p2", 30, "read"),)}
+    assert s.desync is None and list(s.overruled) == ["d2"]
+    assert s.overruled["d2"].doubted == {("p2", 30, "read"): 1}
     # The same reading again: still overruled. The board moves on elsewhere.
     moved, _ = apply(s.state, A.Move("p1", "p1#0", "b2"))
     s.observe(seen(moved, hide={"p1#1"}, extra={"d2": [base("p2", 30)]}))
@@ -326,6 +356,30 @@ def test_a_person_overrules_a_stubborn_misreading_until_the_cell_changes() -> No
     assert s.desync and not s.overruled
     with pytest.raises(CommandError, match="nothing to overrule"):
         Session.new(sample_setup()).command({"do": "board_ok"})
+
+
+def test_a_misreading_a_person_overruled_stays_doubted_when_the_cell_changes() -> None:
+    s = shift_position()
+    # p1#3's base in c3 keeps reading as p2's sticker 30 (a glare spot on its place,
+    # say): colour and sticker both wrong, more than the rules set aside on their own.
+    wrong = {"c3": [base("p2", 30)]}
+    s.observe(seen(s.state, hide={"p1#3"}, extra=wrong))
+    assert s.desync and any("in c3 should not be there" in line for line in s.desync)
+    s.command({"do": "board_ok"})
+    assert s.desync is None
+    # p1#2 leaves c3 for b3: the cell changed, but the stuck misreading is still there.
+    # Without the doubt this move would desync the table again.
+    moved, _ = apply(s.state, A.Move("p1", "p1#2", "b3"))
+    s.observe(seen(moved, hide={"p1#3"}, extra=wrong))
+    assert s.desync is None and s.state.cell == moved.cell
+    # The doubt covers as many bases as were misread, no more: a second p2 base in c3
+    # is a real problem.
+    s.observe(seen(s.state, hide={"p1#3", "p1#4"},
+                   extra={"c3": [base("p2", 30), base("p2", 30)]}))
+    assert s.desync and any("in c3 should not be there" in line for line in s.desync)
+    # Once the base reads right, the doubt ends and the camera is trusted again.
+    s.observe(seen(s.state))
+    assert s.desync is None and "c3" not in s.overruled
 
 
 def test_dashboard_colours_and_sticker_numbers_match_the_printed_ones() -> None:

@@ -1,0 +1,280 @@
+"""Abilities the engine applies: for each, a position where it works and one where it
+reaches its limit. The miniatures are in ``helpers.ABILITY_MINIS`` (plain 2/3/5 passion
+creatures unless the ability needs more)."""
+
+from __future__ import annotations
+
+from table.dreamblade import Phase, apply, legal_actions, stats
+from table.dreamblade.actions import (
+    AssignBlade,
+    AssignDamage,
+    Attack,
+    ChooseOutcome,
+    Combat,
+    Initiative,
+    Roll,
+    Spawn,
+)
+from table.dreamblade.spawning import spawn_cost
+from table.dreamblade.turns import conquest_points
+
+from .helpers import action_phase, play, position, rejects, where
+
+
+def _stats(s, ref):
+    g = s.game.gid(ref)
+    return stats.power(s, g), stats.defense(s, g), stats.life(s, g)
+
+
+# -- auras: stats while in reach ------------------------------------------------------
+def test_enrage_bolster_invigorate_reach_allies_in_the_cell_and_adjacent_ones():
+    wb = {"p1": ["Warlord", "Shieldbearer", "Healer", "Brute", "Brute", "Brute"],
+          "p2": ["Brute"]}
+    s = position(wb, {"p1#0": "c3", "p1#1": "c3", "p1#2": "c3",
+                      "p1#3": "c3", "p1#4": "c2", "p1#5": "a1", "p2#0": "c4"})
+    assert _stats(s, "p1#3") == (2 + 2, 3 + 2, 5 + 3)  # local: all three
+    assert _stats(s, "p1#4") == (4, 5, 8)  # adjacent: all three
+    assert _stats(s, "p1#5") == (2, 3, 5)  # too far: none
+    # Not the holders themselves (a creature is not its own ally), nor enemies.
+    assert _stats(s, "p1#0") == (2, 3 + 2, 5 + 3)
+    assert _stats(s, "p2#0") == (2, 3, 5)
+
+
+def test_self_narrows_an_aura_to_its_holder():
+    s = position({"p1": ["Show-off", "Brute"], "p2": []}, {"p1#0": "c3", "p1#1": "c3"})
+    assert _stats(s, "p1#0")[0] == 2 + 3
+    assert _stats(s, "p1#1")[0] == 2
+
+
+def test_weaken_panic_drain_hit_local_enemies_down_to_the_minimums():
+    wb = {"p1": ["Hexer"], "p2": ["Brute", "Scout", "Brute"]}
+    s = position(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "c3", "p2#2": "c4"})
+    assert _stats(s, "p2#0") == (1, 2, 4)
+    # A 1/2/3 Scout: power 0, defense 1; never below the minimums.
+    assert _stats(s, "p2#1") == (0, 1, 2)
+    assert _stats(s, "p2#2") == (2, 3, 5)  # adjacent is not local
+    assert _stats(s, "p1#0") == (2, 3, 5)  # its own side is untouched
+
+
+def test_minimums_apply_after_every_modifier():
+    # A 1-power Scout under two Weaken 1 and an adjacent ally's Enrage +2: 1 - 2 + 2 = 1.
+    # Clamping step by step would give max(0, 1 - 2) + 2 = 2.
+    wb = {"p1": ["Hexer", "Hexer"], "p2": ["Scout", "Warlord"]}
+    s = position(wb, {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3", "p2#1": "c4"})
+    assert _stats(s, "p2#0")[0] == 1
+
+
+def test_inciter_gives_local_enemies_power():
+    s = position({"p1": ["Taunter"], "p2": ["Brute", "Brute"]},
+                 {"p1#0": "c3", "p2#0": "c3", "p2#1": "b3"})
+    assert _stats(s, "p2#0")[0] == 3 and _stats(s, "p2#1")[0] == 2
+
+
+def test_fight_type_only_with_an_enemy_of_that_type_in_the_cell():
+    wb = {"p1": ["Slayer"], "p2": ["Scout", "Brute"]}  # Scout: valor; Brute: passion
+    s = position(wb, {"p1#0": "c3", "p2#1": "c3", "p2#0": "c4"})
+    assert _stats(s, "p1#0")[0] == 1
+    s = position(wb, {"p1#0": "c3", "p2#0": "c3"})
+    assert _stats(s, "p1#0")[0] == 1 + 2
+
+
+def test_score_activated_aura_works_only_on_its_own_scoring_cell_and_type():
+    wb = {"p1": ["Banner", "Scout", "Brute"], "p2": []}
+    s = position(wb, {"p1#0": "c3", "p1#1": "c3", "p1#2": "c3"})
+    assert _stats(s, "p1#1")[1] == 2 + 1  # c3 scores for p1; Scout is valor
+    assert _stats(s, "p1#2")[1] == 3  # Brute is passion: not its type
+    s = position(wb, {"p1#0": "a3", "p1#1": "a3"})
+    assert _stats(s, "p1#1")[1] == 2  # a3 is not a scoring cell
+
+
+def test_geomancy_counts_own_locations_in_its_column():
+    wb = {"p1": ["Earthshaper", "Tower", "Tower"], "p2": ["Tower"]}
+    s = position(wb, {"p1#0": "c3", "p1#1": "c1", "p1#2": "b1", "p2#0": "c5"})
+    assert _stats(s, "p1#0") == (1 + 1, 2 + 1, 3 + 1)
+
+
+def test_thanatomancy_power_is_the_graveyard_count():
+    wb = {"p1": ["Necromancer", "Brute", "Brute", "Tower"], "p2": ["Brute"]}
+    s = position(wb, {"p1#0": "c3", "p1#1": "graveyard", "p1#2": "graveyard",
+                      "p1#3": "graveyard", "p2#0": "graveyard"})
+    assert _stats(s, "p1#0")[0] == 2  # two creatures; the location and p2's do not count
+    s = position(wb, {"p1#0": "c3"})
+    assert _stats(s, "p1#0")[0] == 0
+
+
+def test_auras_change_the_dice_of_an_attack():
+    wb = {"p1": ["Warlord", "Brute"], "p2": ["Brute"]}
+    s = action_phase(wb, {"p1#0": "c2", "p1#1": "c3", "p2#0": "c3"})
+    s, _ = play(s, Attack("p1", "c3", ("p1#1",)))
+    assert s.combat.attack.dice == 2 + 2
+
+
+# -- blade abilities that add damage -----------------------------------------------------
+def _strike_blade(wb, placed, attackers, mini, ability):
+    s = action_phase(wb, placed)
+    s, _ = play(s, Attack("p1", "c3", attackers))
+    n = s.combat.attack.dice
+    s, ev = play(s, Roll("p1", ("blade",) + ("miss",) * (n - 1)),
+                 AssignBlade("p1", mini, ability))
+    return s, next(e for e in ev if e.kind == "blade")
+
+
+def test_flanking_only_when_outnumbering():
+    wb = {"p1": ["Flanker", "Brute"], "p2": ["Brute", "Brute"]}
+    s, e = _strike_blade(wb, {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3"}, ("p1#0",),
+                         "p1#0", "Flanking")
+    assert e.data["damage"] == 3 and s.combat.attack.damage_total == 3
+    s, e = _strike_blade(wb, {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3", "p2#1": "c3"},
+                         ("p1#0",), "p1#0", "Flanking")
+    assert e.data["damage"] == 0
+
+
+def test_heroics_only_when_outnumbered():
+    wb = {"p1": ["Underdog"], "p2": ["Brute", "Brute"]}
+    _, e = _strike_blade(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "c3"}, ("p1#0",),
+                         "p1#0", "Heroics")
+    assert e.data["damage"] == 3
+    _, e = _strike_blade(wb, {"p1#0": "c3", "p2#0": "c3"}, ("p1#0",), "p1#0", "Heroics")
+    assert e.data["damage"] == 0
+
+
+def test_pack_counts_local_and_adjacent_allies_and_stalwart_local_enemies():
+    wb = {"p1": ["Wolf", "Brute", "Brute", "Brute"], "p2": ["Brute", "Brute", "Brute"]}
+    placed = {"p1#0": "c3", "p1#1": "c3", "p1#2": "b3", "p1#3": "a1",
+              "p2#0": "c3", "p2#1": "c3", "p2#2": "c4"}
+    _, e = _strike_blade(wb, placed, ("p1#0",), "p1#0", "Pack")
+    assert e.data["damage"] == 2  # p1#1 local, p1#2 adjacent; p1#3 too far
+    wb = {"p1": ["Stubborn"], "p2": ["Brute", "Brute", "Brute"]}
+    _, e = _strike_blade(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "c3", "p2#2": "c4"},
+                         ("p1#0",), "p1#0", "Stalwart")
+    assert e.data["damage"] == 2  # the enemy in c4 is not local
+
+
+def test_a_blade_stat_change_lasts_to_the_end_of_the_combat_only():
+    # Hexblade (Blade: Weaken 2) destroys a Brute as the first player; the Brute's
+    # deathblow is rolled with its power weakened: 2 - 2 = 0 dice, so no deathblow.
+    wb = {"p1": ["Hexblade", "Brute"], "p2": ["Brute"]}
+    s = action_phase(wb, {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3"}, first="p1")
+    s, _ = play(s, Attack("p1", "c3", ("p1#0", "p1#1")))
+    s, _ = play(s, Roll("p1", ("blade", 3, 2, 1)), AssignBlade("p1", "p1#0", "Weaken"))
+    assert _stats(s, "p2#0")[0] == 0
+    s, ev = play(s, AssignDamage("p1", "p2#0", 6), ChooseOutcome("p1", "p2#0", "destroy"))
+    assert not any(e.kind == "deathblow_available" for e in ev)
+    assert s.combat is None and where(s, "p2#0") == "graveyard"
+    # After the combat, the Weaken is gone.
+    s2 = action_phase(wb, {"p1#0": "c3", "p2#0": "c3"})
+    assert _stats(s2, "p2#0")[0] == 2
+
+
+# -- Nullify -------------------------------------------------------------------------
+def test_nullify_negates_local_creatures_blade_abilities_but_not_locations():
+    wb = {"p1": ["Critter", "Idol"], "p2": ["Silencer"]}
+    s = action_phase(wb, {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3"})
+    s, _ = play(s, Attack("p1", "c3", ("p1#0",)))
+    s, _ = play(s, Roll("p1", ("blade", "miss")))
+    # Critter's Crit is negated; the Idol (a location) still takes the blade.
+    rejects(s, AssignBlade("p1", "p1#0", "Crit"), "invalid_blade")
+    s, _ = play(s, AssignBlade("p1", "p1#1", "Crit"))
+    assert s.combat.attack.damage_total == 2
+
+
+def test_nullify_type_only_reaches_creatures_of_that_type():
+    wb = {"p1": ["Critter"], "p2": ["Valor Silencer"]}  # Critter is passion
+    _, e = _strike_blade(wb, {"p1#0": "c3", "p2#0": "c3"}, ("p1#0",), "p1#0", "Crit")
+    assert e.data["damage"] == 3
+
+
+# -- scoring and spawning ----------------------------------------------------------------
+def test_dominate_claims_a_contested_scoring_cell():
+    wb = {"p1": ["Conqueror", "Brute"], "p2": ["Brute", "Brute"]}
+    s = position(wb, {"p1#0": "c4", "p2#0": "c4", "p1#1": "b4", "p2#1": "b4"})
+    assert conquest_points(s) == (4, 0)  # c4 claimed by Dominate; b4 contested
+
+
+def test_energize_adds_spawn_points_while_in_the_dreamscape():
+    wb = {"p1": ["Dynamo"], "p2": ["Brute"]}
+
+    def p1_points(placed):
+        s, _ = play(position(wb, placed), Initiative(5, 3))  # p1 first
+        assert s.phase is Phase.SPAWN and s.active == "p1"
+        return s.spawn_points[0]
+
+    assert p1_points({"p1#0": "c3"}) == 8 + 2
+    assert p1_points({}) == 8  # in the reserves it gives nothing
+
+
+def test_channel_lowers_spawn_costs_never_below_zero_and_only_for_its_type():
+    wb = {"p1": ["Channeler", "Valor Channeler", "Brute", "Scout", "Scout"], "p2": []}
+    s = position(wb, {"p1#0": "e1", "p1#1": "e1", "p1#3": "graveyard"},
+                 phase=Phase.SPAWN, active="p1", spawn_points=10)
+    g = s.game.gid
+    assert spawn_cost(s, g("p1#2")) == 3 - 1  # passion Brute: Channel 1 only
+    assert spawn_cost(s, g("p1#4")) == 0  # a 2-cost valor Scout, 3 off: not below 0
+    s = position(wb, {"p1#1": "e1"}, phase=Phase.SPAWN, active="p1", spawn_points=10)
+    assert spawn_cost(s, g("p1#2")) == 3  # Channel Valor does not reach a passion Brute
+    s2, _ = play(s, Spawn("p1", "p1#2", "e1"))
+    assert s2.spawn_points[0] == 10 - 3
+
+
+# -- leaving the dreamscape ------------------------------------------------------------
+def test_vessel_gives_its_bonus_points_instead_of_two():
+    wb = {"p1": ["Brute"], "p2": ["Urn", "Brute"]}
+    s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "c3"}, first="p2")
+    s, _ = apply(s, Combat("p1", "c3", ("p1#0",), (2, "miss"), damage=(("p2#0", 2),),
+                           outcomes=(("p2#0", "destroy"),)))
+    assert where(s, "p2#0") == "graveyard" and s.bonus_points == [0, 5]
+    s, _ = apply(action_phase(wb, {"p1#0": "c3", "p2#1": "c3"}, first="p2"),
+                 Combat("p1", "c3", ("p1#0",), (3, 2), damage=(("p2#1", 5),)))
+    assert s.bonus_points == [0, 2]
+
+
+def test_regenerate_banishes_instead_of_destroying_without_points_or_deathblow():
+    wb = {"p1": ["Brute"], "p2": ["Troll", "Brute"]}
+    s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "c3"}, first="p1")
+    s, ev = apply(s, Combat("p1", "c3", ("p1#0",), (2, "miss"), damage=(("p2#0", 2),),
+                            outcomes=(("p2#0", "destroy"),)))
+    assert where(s, "p2#0") == "reserves"
+    assert s.kills == [0, 0] and s.bonus_points == [0, 0]
+    assert not any(e.kind == "deathblow_available" for e in ev)
+    # Disrupted, it is placed as usual: Regenerate only replaces destruction.
+    s, _ = apply(action_phase(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "c3"}, first="p2"),
+                 Combat("p1", "c3", ("p1#0",), (2, "miss"), damage=(("p2#0", 2),),
+                        outcomes=(("p2#0", "disrupt"),), placements=(("p2#0", "a3"),)))
+    assert where(s, "p2#0") == "a3"
+
+
+def test_fade_and_detonate_leave_after_attacking_unless_destroyed():
+    wb = {"p1": ["Ghost", "Detonator", "Brute"], "p2": ["Brute", "Brute"]}
+    placed = {"p1#0": "c3", "p1#1": "c3", "p1#2": "c3", "p2#0": "c3", "p2#1": "b2"}
+    s, _ = apply(action_phase(wb, placed, first="p2"),
+                 Combat("p1", "c3", ("p1#0", "p1#1"), ("miss",) * 4))
+    assert where(s, "p1#0") == "reserves"  # Fade: banished
+    assert where(s, "p1#1") == "graveyard"  # Detonate: sacrificed
+    assert s.bonus_points == [0, 0] and s.kills == [0, 0]  # neither is a destruction
+    # Not attacking: they stay.
+    s, _ = apply(action_phase(wb, placed, first="p2"),
+                 Combat("p1", "c3", ("p1#2",), ("miss", "miss")))
+    assert where(s, "p1#0") == "c3" and where(s, "p1#1") == "c3"
+
+
+def test_bloodthirsty_is_sacrificed_when_its_attack_destroys_no_one():
+    wb = {"p1": ["Berserker"], "p2": ["Scout", "Scout"]}
+    placed = {"p1#0": "c3", "p2#0": "c3", "p2#1": "c3"}
+    s, _ = apply(action_phase(wb, placed, first="p2"),
+                 Combat("p1", "c3", ("p1#0",), ("miss", "miss")))
+    assert where(s, "p1#0") == "graveyard"
+    s, _ = apply(action_phase(wb, placed, first="p2"),
+                 Combat("p1", "c3", ("p1#0",), (3, "miss"), damage=(("p2#0", 3),),
+                        outcomes=(("p2#0", "destroy"),)))
+    assert where(s, "p2#0") == "graveyard" and where(s, "p1#0") == "c3"
+
+
+def test_loner_attacks_alone_only():
+    wb = {"p1": ["Hermit", "Brute"], "p2": ["Brute"]}
+    s = action_phase(wb, {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3"})
+    rejects(s, Attack("p1", "c3", ("p1#0", "p1#1")), "loner")
+    s2, _ = play(s, Attack("p1", "c3", ("p1#0",)))
+    assert s2.combat is not None
+    attacks = [a for a in legal_actions(s) if isinstance(a, Attack)]
+    assert all("p1#0" not in a.attackers or len(a.attackers) == 1 for a in attacks)
+    assert any(a.attackers == ("p1#0",) for a in attacks)

@@ -100,9 +100,16 @@ class AssignBlade:
     player: str
     mini: str
     ability: str
+    target: str | None = None  # a miniature, for abilities that take one
+    to: str | None = None  # a cell, for abilities that move their target
 
     def __str__(self) -> str:
-        return f"{self.player} blade {self.mini} {self.ability}"
+        text = f"{self.player} blade {self.mini} {self.ability}"
+        if self.target is not None:
+            text += f" on {self.target}"
+        if self.to is not None:
+            text += f" to {self.to}"
+        return text
 
 
 @dataclass(frozen=True)
@@ -174,7 +181,7 @@ class Combat:
     attackers: tuple[str, ...]
     roll: tuple[Face, ...]
     damage: tuple[tuple[str, int], ...] = ()
-    blades: tuple[tuple[str, str], ...] = ()
+    blades: tuple[tuple[str, ...], ...] = ()  # (mini, ability[, target[, to]])
     outcomes: tuple[tuple[str, str], ...] = ()
     placements: tuple[tuple[str, str], ...] = ()
     deathblow: Deathblow | None = None
@@ -183,7 +190,7 @@ class Combat:
         parts = [f"{self.player} combat {self.cell} {','.join(self.attackers)}",
                  "roll " + ",".join(map(face_str, self.roll))]
         if self.blades:
-            parts.append("blades " + ",".join(f"{m}:{a}" for m, a in self.blades))
+            parts.append("blades " + ",".join(":".join(b) for b in self.blades))
         if self.damage:
             parts.append("damage " + ",".join(f"{t}:{n}" for t, n in self.damage))
         if self.outcomes:

@@ -24,8 +24,9 @@ so minimums always apply to the sum of all modifiers (see ``stats``).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
-from .abilities import Ability
+from .abilities import Ability, parse_ability
 from .state import State, Zone
 
 # name -> (who it reaches, (power, defense, life) per point of X)
@@ -78,10 +79,15 @@ def active_stat_abilities(s: State) -> Iterator[tuple[int, Ability]]:
                 yield h, ab
     c = s.combat
     if c is not None:
-        for h, name in c.activated:
-            ab = s.game.minis[h].d.ability(name)
-            if ab is not None and ab.name in STAT_ABILITIES and s.zone[h] is Zone.DREAMSCAPE:
+        for h, text in c.activated:
+            ab = _parsed(text)
+            if ab.name in STAT_ABILITIES and s.zone[h] is Zone.DREAMSCAPE:
                 yield h, ab
+
+
+@lru_cache(maxsize=256)
+def _parsed(text: str) -> Ability:
+    return parse_ability(text)
 
 
 def _reaches(s: State, h: int, ab: Ability, g: int) -> bool:

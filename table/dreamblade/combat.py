@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from . import actions as A
-from . import stats
+from . import stats, targeted
 from ._common import cell, gid, name_of, require_own, require_phase
 from .abilities import BladeCost
 from .auras import STAT_ABILITIES, condition_met, is_of_type
-from .blade_effects import damage_bonus
+from .blade_effects import blade_abilities, damage_bonus
 from .board import other, player_index
 from .errors import Code, IllegalActionError, InvalidActionError
 from .events import Event
@@ -156,14 +156,13 @@ def _blade_options(s: State) -> list[tuple[int, str, int]]:
     for g in _blade_sources(s):
         if _nullified(s, g):
             continue
-        for ab in s.game.minis[g].d.abilities:
+        for key, ab in blade_abilities(s, g):
             cost = ab.activation.blade
-            if cost is None:
-                continue
+            assert cost is not None
             need = cost.blades_per_activation
-            used = sum(1 for x in att.blades if x == (g, ab.name))
+            used = sum(1 for x in att.blades if x == (g, key))
             if att.blades_left >= need and (cost.repeatable or used == 0):
-                out.append((g, ab.name, need))
+                out.append((g, key, need))
     return out
 
 
@@ -188,14 +187,26 @@ def apply_assign_blade(s: State, a: A.AssignBlade, ev: list[Event]) -> None:
         raise IllegalActionError(Code.INVALID_BLADE,
                                  f"{a.mini} has no blade ability {a.ability!r} that can take a "
                                  f"blade now ({c.attack.blades_left} blade(s) left)")
+    ab = dict(blade_abilities(s, g))[a.ability]
+    # Targets are checked before anything changes: a refused choice leaves no trace.
+    is_targeted = ab.name in targeted.RULES or ab.name in targeted.UNTARGETED_MAY
+    target = dest = None
+    if is_targeted:
+        target = None if a.target is None else gid(s, a.target)
+        dest = None if a.to is None else cell(s, a.to)
+        targeted.check(s, g, ab.name, target, dest)
+    elif a.target is not None or a.to is not None:
+        raise IllegalActionError(Code.INVALID_TARGET, f"{ab} takes no target")
     att = c.attack
     att.blades_left -= option[2]
     att.blades = (*att.blades, (g, a.ability))
-    c.activated = (*c.activated, (g, a.ability))
-    ab = s.game.minis[g].d.ability(a.ability)
-    assert ab is not None
+    c.activated = (*c.activated, (g, str(ab)))
     bonus = damage_bonus(s, g, ab, c.cell)
-    if bonus is not None:
+    if is_targeted:
+        att.bonus += targeted.resolve(s, g, ab.name, ab.number, target, dest, ev)
+        ev.append(Event("blade", {"mini": a.mini, "ability": str(ab), "resolved": True,
+                                  "target": a.target, "to": a.to}))
+    elif bonus is not None:
         att.bonus += bonus
         ev.append(Event("blade", {"mini": a.mini, "ability": str(ab), "resolved": True,
                                   "damage": bonus}))
@@ -231,12 +242,29 @@ def _start_damage(s: State, ev: list[Event]) -> None:
         _check_thresholds(s, ev)
 
 
+def _guarding(s: State, t: int) -> int | None:
+    """A local Bodyguard ally of ``t`` still short of the damage that would disrupt or
+    destroy it: while there is one, ``t`` takes no damage."""
+    if active_ability(s, t, "Bodyguard") is not None:
+        return None  # damage may always go to a bodyguard
+    for o in s.creatures_in(s.cell[t], s.game.minis[t].pidx):
+        if o != t and active_ability(s, o, "Bodyguard") is not None \
+                and s.damage[o] < min(stats.defense(s, o), stats.life(s, o)):
+            return o
+    return None
+
+
 def apply_assign_damage(s: State, a: A.AssignDamage, ev: list[Event]) -> None:
     c = _combat(s, a.player, (Step.DAMAGE,), "assign damage")
     t = gid(s, a.target)
     if t not in targets(s):
         raise IllegalActionError(Code.INVALID_TARGET,
                                  f"{a.target} is not an enemy creature in {name_of(s, c.cell)}")
+    guard = _guarding(s, t)
+    if guard is not None:
+        raise IllegalActionError(Code.INVALID_TARGET,
+                                 f"{s.game.ref(guard)} has Bodyguard: it must take enough damage "
+                                 f"to be disrupted or destroyed before {a.target} takes any")
     att = c.attack
     if isinstance(a.amount, bool) or not isinstance(a.amount, int) or \
             not 1 <= a.amount <= att.damage_left:
@@ -256,12 +284,18 @@ def apply_assign_damage(s: State, a: A.AssignDamage, ev: list[Event]) -> None:
 # -- disrupt or destroy --------------------------------------------------------------
 def _thresholds(s: State) -> tuple[list[int], list[int], list[int]]:
     """(disrupt only, destroy only, both) among the enemies of the current attack."""
+    c = s.combat
+    assert c is not None
+    # Relentless: enemies damaged by an attack it makes cannot be disrupted.
+    relentless = any(active_ability(s, g, "Relentless") is not None
+                     for g in c.attack.attackers)
     dis, des, both = [], [], []
     for t in targets(s):
         d = s.damage[t]
         if d <= 0:
             continue
-        a, b = d >= stats.defense(s, t), d >= stats.life(s, t)
+        a = d >= stats.defense(s, t) and not (relentless and t in c.attack.damaged)
+        b = d >= stats.life(s, t)
         if a and b:
             both.append(t)
         elif a:
@@ -308,6 +342,9 @@ def _settle(s: State, ev: list[Event]) -> None:
     choice = dict(c.choices)
     for g in both:
         (des if choice.get(g, "destroy") == "destroy" else dis).append(g)
+    # Ferocity: its target is destroyed where it would have been disrupted.
+    des += [g for g in dis if g in c.ferocity]
+    dis = [g for g in dis if g not in c.ferocity]
     refs = s.game.ref
     for g in sorted(dis):
         s.damage[g] = 0  # disrupting clears all damage
@@ -463,11 +500,13 @@ def _play_attack(s: State, player: str, roll: tuple, blades: tuple, damage: tupl
                                  f"this attack rolls {c.attack.dice} dice, not {len(roll)}")
     if roll:
         apply_roll(s, A.Roll(player, tuple(roll)), ev)
-    for mini, ability in blades:
+    for mini, ability, *extra in blades:
         if s.combat is None or s.combat.step is not Step.BLADES:
             raise IllegalActionError(Code.INVALID_BLADE,
                                      f"no blade left to assign to {mini} {ability}")
-        apply_assign_blade(s, A.AssignBlade(player, mini, ability), ev)
+        target = (extra[0] or None) if extra else None
+        to = extra[1] if len(extra) > 1 else None
+        apply_assign_blade(s, A.AssignBlade(player, mini, ability, target, to), ev)
     if s.combat is not None and s.combat.step is Step.BLADES:
         raise IllegalActionError(Code.BLADES_UNASSIGNED,
                                  f"{s.combat.attack.blades_left} blade(s) must still be assigned "
@@ -531,10 +570,19 @@ def legal_combat_steps(s: State) -> Iterator[A.Action]:
         if c.step is Step.DEATHBLOW:
             yield A.DeclineDeathblow(player)
     elif c.step is Step.BLADES:
-        for g, name, _ in _blade_options(s):
-            yield A.AssignBlade(player, ref(g), name)
+        for g, key, _ in _blade_options(s):
+            name = dict(blade_abilities(s, g))[key].name  # "Crit from p1#3" is a Crit
+            if name in targeted.RULES or name in targeted.UNTARGETED_MAY:
+                for t, dest in targeted.options(s, g, name):
+                    yield A.AssignBlade(player, ref(g), key,
+                                        None if t is None else ref(t),
+                                        None if dest is None else names[dest])
+            else:
+                yield A.AssignBlade(player, ref(g), key)
     elif c.step is Step.DAMAGE:
         for t in targets(s):
+            if _guarding(s, t) is not None:
+                continue
             for n in range(1, c.attack.damage_left + 1):
                 yield A.AssignDamage(player, ref(t), n)
     elif c.step is Step.OUTCOME:

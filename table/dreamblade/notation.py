@@ -72,9 +72,21 @@ def parse_action(text: str) -> A.Action:
             raise NotationError(f"expected '{player} roll <face> [<face>...]'")
         return A.Roll(player, tuple(parse_face(w) for w in rest))
     if verb == "blade":
+        form = f"{player} blade <mini> <ability> [on <target>] [to <cell>]"
         if len(rest) < 2:
-            raise NotationError(f"expected '{player} blade <mini> <ability>'")
-        return A.AssignBlade(player, rest[0], " ".join(rest[1:]))
+            raise NotationError(f"expected '{form}'")
+        words = rest[1:]
+        extra: dict[str, str] = {}
+        for key in ("to", "on"):  # from the end: ability names may hold spaces
+            if key in words:
+                i = words.index(key)
+                if i + 2 != len(words) or key in extra:
+                    raise NotationError(f"expected '{form}', got {text!r}")
+                extra[key] = words[i + 1]
+                words = words[:i]
+        if not words:
+            raise NotationError(f"expected '{form}', got {text!r}")
+        return A.AssignBlade(player, rest[0], " ".join(words), extra.get("on"), extra.get("to"))
     if verb == "damage":
         _n(words, 4, f"{player} damage <mini> <amount>")
         return A.AssignDamage(player, rest[0], _int(rest[1], "damage"))

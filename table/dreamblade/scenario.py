@@ -64,6 +64,19 @@ class _Reader:
             raise ScenarioError(f"{where}: {v!r} is not a miniature reference like 'p1#0'")
         return v
 
+    def blade(self, b: list, where: str) -> tuple[str, ...]:
+        """[mini, ability] or [mini, ability, {"target": mini, "to": cell}]."""
+        out = [self.mini(b[0], where), b[1]]
+        if len(b) == 3:
+            extra = _keys(b[2], where, set(), {"target", "to"})
+            target = extra.get("target")
+            to = extra.get("to")
+            if target is not None or to is not None:
+                out.append(self.mini(target, f"{where}.target") if target is not None else "")
+            if to is not None:
+                out.append(self.cell(to, f"{where}.to"))
+        return tuple(out)
+
     def player(self, v: object, where: str) -> str:
         if v not in PLAYERS:
             raise ScenarioError(f"{where}: player must be 'p1' or 'p2', got {v!r}")
@@ -130,9 +143,10 @@ class _Reader:
                 raise ScenarioError(f"{where}.attackers: a list of miniatures")
             blades = d.get("blades", [])
             if not isinstance(blades, list) or not all(
-                    isinstance(b, list) and len(b) == 2 and isinstance(b[1], str)
-                    for b in blades):
-                raise ScenarioError(f"{where}.blades: a list of [mini, ability] pairs")
+                    isinstance(b, list) and len(b) in (2, 3) and isinstance(b[1], str)
+                    and (len(b) == 2 or isinstance(b[2], dict)) for b in blades):
+                raise ScenarioError(f"{where}.blades: a list of [mini, ability] or "
+                                    "[mini, ability, {\"target\": mini, \"to\": cell}]")
             deathblow = None
             if d.get("deathblow") is not None:
                 db = _keys(d["deathblow"], f"{where}.deathblow", {"roll"},
@@ -148,7 +162,7 @@ class _Reader:
                 attackers=tuple(self.mini(m, f"{where}.attackers") for m in attackers),
                 roll=self.faces(d["roll"], f"{where}.roll"),
                 damage=self.mapping(d.get("damage"), f"{where}.damage", "int"),
-                blades=tuple((self.mini(m, f"{where}.blades"), a) for m, a in blades),
+                blades=tuple(self.blade(b, f"{where}.blades") for b in blades),
                 outcomes=self.mapping(d.get("outcomes"), f"{where}.outcomes", "outcome"),
                 placements=self.mapping(d.get("placements"), f"{where}.placements", "cell"),
                 deathblow=deathblow)

@@ -69,6 +69,22 @@ def _check_unique_and_vengeance(s: State, g: int) -> None:
                     f"they have won {won}")
 
 
+def _reinforces(s: State, g: int, c: int) -> bool:
+    """Reinforce [type]: spawnable into any cell holding an ally (of that type)."""
+    ab = s.game.minis[g].d.ability("Reinforce")
+    if ab is None:
+        return False
+    p = s.game.minis[g].pidx
+    return any(not ab.modifier or is_of_type(s, o, ab.modifier)
+               for o in s.creatures_in(c, p))
+
+
+def _respawn(s: State, g: int) -> int | None:
+    """Respawn X: the cost of spawning ``g`` from its graveyard (None: it cannot)."""
+    ab = s.game.minis[g].d.ability("Respawn")
+    return None if ab is None else ab.number or 0
+
+
 def check_spawn_cell(s: State, g: int, c: int) -> None:
     """Where a miniature may be spawned (raises with the reason)."""
     m = s.game.minis[g]
@@ -91,6 +107,12 @@ def check_spawn_cell(s: State, g: int, c: int) -> None:
         return
     if c == portal:
         return  # the portal is always open to creatures, whatever stands there
+    if _reinforces(s, g, c):
+        if len(s.creatures_in(c, p)) >= STACKING_LIMIT:
+            raise IllegalActionError(Code.STACKING_LIMIT,
+                                     f"{m.player} already has {STACKING_LIMIT} creatures in "
+                                     f"{where}")
+        return
     if s.turn == 1:
         raise IllegalActionError(Code.ILLEGAL_SPAWN_CELL,
                                  f"first turn: creatures spawn only in the portal "
@@ -120,12 +142,13 @@ def check_spawn(s: State, a: A.Spawn) -> tuple[int, int, int]:
     require_phase(s, Phase.SPAWN, a.player, "spawn")
     g = gid(s, a.mini)
     require_own(s, g, a.player)
-    if s.zone[g] is not Zone.RESERVES:
+    respawn = _respawn(s, g) if s.zone[g] is Zone.GRAVEYARD else None
+    if s.zone[g] is not Zone.RESERVES and respawn is None:
         raise IllegalActionError(Code.NOT_IN_RESERVES,
                                  f"{a.mini} is in the {s.zone[g].value}, not in reserves")
     c = cell(s, a.cell)
     _check_unique_and_vengeance(s, g)
-    cost = spawn_cost(s, g)
+    cost = spawn_cost(s, g) if respawn is None else respawn
     have = s.spawn_points[player_index(a.player)]
     if cost > have:
         raise IllegalActionError(Code.INSUFFICIENT_SPAWN_POINTS,
@@ -156,16 +179,23 @@ def legal_spawns(s: State) -> Iterator[A.Spawn]:
     creature_cells = sorted({board.portal(player), *board.spawn_row(player)})
     location_cells = sorted(own_cells)
     for g in s.game.owned[p]:
-        if s.zone[g] is not Zone.RESERVES:
+        if s.zone[g] is Zone.RESERVES:
+            cost = spawn_cost(s, g)
+        elif s.zone[g] is Zone.GRAVEYARD and (respawn := _respawn(s, g)) is not None:
+            cost = respawn
+        else:
             continue
-        if spawn_cost(s, g) > points:
+        if cost > points:
             continue
         m = s.game.minis[g]
+        cells = creature_cells if m.d.is_creature else location_cells
+        if m.d.is_creature and m.d.has("Reinforce"):
+            cells = sorted({*cells, *own_cells})
         try:
             _check_unique_and_vengeance(s, g)
         except IllegalActionError:
             continue
-        for c in (creature_cells if m.d.is_creature else location_cells):
+        for c in cells:
             try:
                 check_spawn_cell(s, g, c)
             except IllegalActionError:

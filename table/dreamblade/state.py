@@ -86,6 +86,7 @@ class Combat:
     activated: tuple[tuple[int, str], ...] = ()
     strikers: tuple[int, ...] = ()  # the regular attack's attackers
     strike_destroyed: int = 0  # enemies the regular attack destroyed
+    ferocity: tuple[int, ...] = ()  # disrupting these destroys them (Ferocity)
 
     def copy(self) -> Combat:
         c = Combat(**self.__dict__)

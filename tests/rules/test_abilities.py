@@ -278,3 +278,215 @@ def test_loner_attacks_alone_only():
     attacks = [a for a in legal_actions(s) if isinstance(a, Attack)]
     assert all("p1#0" not in a.attackers or len(a.attackers) == 1 for a in attacks)
     assert any(a.attackers == ("p1#0",) for a in attacks)
+
+
+# -- blade abilities with a target ---------------------------------------------------------
+def _blade_on(wb, placed, attackers, blade, first="p1"):
+    """Strike in c3 with one blade (the rest misses) assigned as ``blade``."""
+    s = action_phase(wb, placed, first=first)
+    s, _ = play(s, Attack("p1", "c3", attackers))
+    n = s.combat.attack.dice
+    s, _ = play(s, Roll("p1", ("blade",) + ("miss",) * (n - 1)))
+    return s, blade
+
+
+def test_payback_adds_the_power_of_a_local_enemy():
+    wb = {"p1": ["Avenger Dragon"], "p2": ["Brute", "Crusher", "Brute"]}
+    s, _ = _blade_on(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "c3", "p2#2": "c4"},
+                     ("p1#0",), None)
+    rejects(s, AssignBlade("p1", "p1#0", "Payback"), "invalid_target")  # one is needed
+    rejects(s, AssignBlade("p1", "p1#0", "Payback", "p2#2"), "invalid_target")  # not local
+    s2, _ = play(s, AssignBlade("p1", "p1#0", "Payback", "p2#1"))
+    assert s2.combat.attack.damage_total == 3
+
+
+def test_ferocity_destroys_a_target_that_would_be_disrupted():
+    wb = {"p1": ["Mauler", "Brute"], "p2": ["Brute", "Brute"]}
+    s, _ = apply(action_phase(wb, {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3", "p2#1": "c3"},
+                              first="p2"),
+                 Combat("p1", "c3", ("p1#0", "p1#1"), ("blade", 3, "miss", "miss"),
+                        blades=(("p1#0", "Ferocity", "p2#0"),), damage=(("p2#0", 3),)))
+    assert where(s, "p2#0") == "graveyard" and s.kills == [1, 0]
+    # Without it, 3 damage only disrupts a 3/5 Brute.
+    s, _ = apply(action_phase(wb, {"p1#1": "c3", "p2#0": "c3"}, first="p2"),
+                 Combat("p1", "c3", ("p1#1",), (3, "miss"), damage=(("p2#0", 3),),
+                        placements=(("p2#0", "a3"),)))
+    assert where(s, "p2#0") == "a3"
+
+
+def test_demolish_destroys_a_local_or_adjacent_location_only():
+    wb = {"p1": ["Sapper"], "p2": ["Brute", "Tower", "Tower"]}
+    s, _ = _blade_on(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "c4", "p2#2": "a1"},
+                     ("p1#0",), None)
+    rejects(s, AssignBlade("p1", "p1#0", "Demolish", "p2#2"), "invalid_target")
+    rejects(s, AssignBlade("p1", "p1#0", "Demolish", "p2#0"), "invalid_target")
+    s2, _ = play(s, AssignBlade("p1", "p1#0", "Demolish", "p2#1"))
+    assert where(s2, "p2#1") == "graveyard"
+
+
+def test_lure_pulls_one_cell_closer_and_scare_pushes_one_farther():
+    wb = {"p1": ["Siren", "Ghoul"], "p2": ["Brute", "Brute", "Brute"]}
+    placed = {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3", "p2#1": "c5", "p2#2": "a3"}
+    s, _ = _blade_on(wb, placed, ("p1#0",), None)
+    rejects(s, AssignBlade("p1", "p1#0", "Lure", "p2#1", "b5"), "invalid_target")  # sideways
+    rejects(s, AssignBlade("p1", "p1#0", "Lure", "p2#0", "c4"), "invalid_target")  # engaged
+    s2, _ = play(s, AssignBlade("p1", "p1#0", "Lure", "p2#1", "c4"))
+    assert where(s2, "p2#1") == "c4"
+    s, _ = _blade_on(wb, placed, ("p1#1",), None)
+    rejects(s, AssignBlade("p1", "p1#1", "Scare", "p2#2", "b3"), "invalid_target")  # closer
+    s2, _ = play(s, AssignBlade("p1", "p1#1", "Scare", "p2#2", "a2"))
+    assert where(s2, "p2#2") == "a2"
+    # A "may" ability: the blade can go to it with no target at all.
+    s3, _ = play(s, AssignBlade("p1", "p1#1", "Scare"))
+    assert where(s3, "p2#2") == "a3"
+
+
+def test_expel_moves_an_engaged_enemy_out_of_the_fight():
+    wb = {"p1": ["Bouncer", "Brute"], "p2": ["Brute", "Brute"]}
+    s, _ = _blade_on(wb, {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3", "p2#1": "a1"},
+                     ("p1#0",), None)
+    rejects(s, AssignBlade("p1", "p1#0", "Expel", "p2#1", "a2"), "invalid_target")
+    s2, _ = play(s, AssignBlade("p1", "p1#0", "Expel", "p2#0", "d3"))
+    assert where(s2, "p2#0") == "d3"
+    assert s2.combat is None or not s2.creatures_in(s2.combat.cell, 1)
+
+
+def test_advance_and_skirmish_move_allies_by_engagement():
+    wb = {"p1": ["Captain", "Skirmisher", "Brute", "Brute"], "p2": ["Brute"]}
+    placed = {"p1#0": "c3", "p1#1": "c3", "p1#2": "c3", "p1#3": "a1", "p2#0": "c3"}
+    s, _ = _blade_on(wb, placed, ("p1#0",), None)
+    rejects(s, AssignBlade("p1", "p1#0", "Advance", "p1#2", "b3"), "invalid_target")
+    s2, _ = play(s, AssignBlade("p1", "p1#0", "Advance", "p1#3", "a2"))
+    assert where(s2, "p1#3") == "a2"
+    s, _ = _blade_on(wb, placed, ("p1#1",), None)
+    rejects(s, AssignBlade("p1", "p1#1", "Skirmish", "p1#3", "a2"), "invalid_target")
+    s2, _ = play(s, AssignBlade("p1", "p1#1", "Skirmish", "p1#2", "b3"))
+    assert where(s2, "p1#2") == "b3"
+
+
+def test_teleport_goes_anywhere_but_a_portal_within_the_stacking_limit():
+    wb = {"p1": ["Blinker", "Brute", "Brute", "Brute", "Scout"], "p2": ["Brute"]}
+    placed = {"p1#0": "c3", "p2#0": "c3", "p1#1": "b4", "p1#2": "b4", "p1#3": "b4",
+              "p1#4": "b4"}
+    s, _ = _blade_on(wb, placed, ("p1#0",), None)
+    rejects(s, AssignBlade("p1", "p1#0", "Teleport", "p2#0", "a5"), "invalid_target")
+    rejects(s, AssignBlade("p1", "p1#0", "Teleport", "p1#0", "b4"), "invalid_target")
+    s2, _ = play(s, AssignBlade("p1", "p1#0", "Teleport", "p2#0", "e3"))
+    assert where(s2, "p2#0") == "e3"
+
+
+def test_swap_trades_places_with_a_nonlocal_ally():
+    wb = {"p1": ["Trickster", "Brute", "Brute"], "p2": ["Brute"]}
+    s, _ = _blade_on(wb, {"p1#0": "c3", "p1#1": "c3", "p1#2": "a1", "p2#0": "c3"},
+                     ("p1#0",), None)
+    rejects(s, AssignBlade("p1", "p1#0", "Swap", "p1#1"), "invalid_target")
+    s2, _ = play(s, AssignBlade("p1", "p1#0", "Swap", "p1#2"))
+    assert where(s2, "p1#0") == "a1" and where(s2, "p1#2") == "c3"
+
+
+def test_purge_raise_and_appease_reach_other_zones():
+    wb = {"p1": ["Inquisitor", "Gravedigger", "Cultist", "Brute", "Tower"],
+          "p2": ["Brute", "Scout"]}
+    placed = {"p1#0": "c3", "p1#1": "c3", "p1#2": "c3", "p1#3": "graveyard",
+              "p1#4": "graveyard", "p2#0": "c3"}
+    s, _ = _blade_on(wb, placed, ("p1#0",), None)
+    rejects(s, AssignBlade("p1", "p1#0", "Purge", "p2#0"), "invalid_target")  # not reserves
+    s2, _ = play(s, AssignBlade("p1", "p1#0", "Purge", "p2#1"))
+    assert where(s2, "p2#1") == "graveyard"
+    s, _ = _blade_on(wb, placed, ("p1#1",), None)
+    rejects(s, AssignBlade("p1", "p1#1", "Raise", "p1#4"), "invalid_target")  # a location
+    s2, _ = play(s, AssignBlade("p1", "p1#1", "Raise", "p1#3"))
+    assert where(s2, "p1#3") == "reserves"
+    s, _ = _blade_on(wb, placed, ("p1#2",), None)
+    rejects(s, AssignBlade("p1", "p1#2", "Appease"), "invalid_target")  # must sacrifice
+    s2, _ = play(s, AssignBlade("p1", "p1#2", "Appease", "p1#1"))
+    assert where(s2, "p1#1") == "graveyard" and s2.bonus_points == [0, 0]
+
+
+def test_bomb_sacrifices_itself_to_damage_every_local_enemy():
+    wb = {"p1": ["Bomber", "Brute"], "p2": ["Brute", "Brute", "Brute"]}
+    placed = {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3", "p2#1": "c3", "p2#2": "c4"}
+    s, _ = _blade_on(wb, placed, ("p1#0", "p1#1"), None, first="p2")
+    s2, _ = play(s, AssignBlade("p1", "p1#0", "Bomb", "p1#0"))
+    assert where(s2, "p1#0") == "graveyard"
+    assert s2.damage[s2.game.gid("p2#0")] == 2 and s2.damage[s2.game.gid("p2#1")] == 2
+    assert s2.damage[s2.game.gid("p2#2")] == 0
+    s3, _ = play(s, AssignBlade("p1", "p1#0", "Bomb"))  # "may": not this time
+    assert where(s3, "p1#0") == "c3"
+
+
+def test_the_text_form_carries_target_and_destination():
+    from table.dreamblade.notation import parse_action
+    a = AssignBlade("p1", "p1#0", "Lure", "p2#1", "c4")
+    assert str(a) == "p1 blade p1#0 Lure on p2#1 to c4" and parse_action(str(a)) == a
+    assert parse_action("p1 blade p1#0 Crit from p1#3") == AssignBlade("p1", "p1#0",
+                                                                      "Crit from p1#3")
+
+
+# -- where and how miniatures are spawned ------------------------------------------------
+def test_reinforce_spawns_beside_an_ally_of_its_type_within_the_stacking_limit():
+    wb = {"p1": ["Reinforcement", "Scout", "Scout", "Scout", "Twin", "Brute"], "p2": []}
+    s = position(wb, {"p1#1": "c3", "p1#5": "b3"}, phase=Phase.SPAWN, active="p1",
+                 spawn_points=10)
+    s2, _ = play(s, Spawn("p1", "p1#0", "c3"))  # a valor Scout stands there
+    assert where(s2, "p1#0") == "c3"
+    rejects(s, Spawn("p1", "p1#0", "b3"), "illegal_spawn_cell")  # only a passion Brute
+    full = position(wb, {f"p1#{i}": "c3" for i in range(1, 5)}, phase=Phase.SPAWN,
+                    active="p1", spawn_points=10)
+    rejects(full, Spawn("p1", "p1#0", "c3"), "stacking_limit")
+
+
+def test_respawn_spawns_from_the_graveyard_for_its_cost():
+    wb = {"p1": ["Phoenix", "Brute"], "p2": []}
+    s = position(wb, {"p1#0": "graveyard", "p1#1": "graveyard"}, phase=Phase.SPAWN,
+                 active="p1", spawn_points=3)
+    s2, _ = play(s, Spawn("p1", "p1#0", "e1"))
+    assert where(s2, "p1#0") == "e1" and s2.spawn_points[0] == 1
+    rejects(s, Spawn("p1", "p1#1", "e1"), "not_in_reserves")
+
+
+# -- damage and disruption ---------------------------------------------------------------
+def test_bodyguard_takes_damage_first():
+    wb = {"p1": ["Giant"], "p2": ["Guard", "Brute"]}
+    s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "c3"}, first="p2")
+    s, _ = play(s, Attack("p1", "c3", ("p1#0",)), Roll("p1", (3, 3, "miss", "miss")))
+    rejects(s, AssignDamage("p1", "p2#1", 2), "invalid_target")
+    s, _ = play(s, AssignDamage("p1", "p2#0", 3))
+    rejects(s, AssignDamage("p1", "p2#1", 2), "invalid_target")  # 3 of 4: still guarding
+    s, _ = play(s, AssignDamage("p1", "p2#0", 1))  # 4: enough to disrupt a 4/6 Guard
+    s, _ = play(s, AssignDamage("p1", "p2#1", 2))
+    assert s.damage[s.game.gid("p2#1")] == 2 and s.combat.step.value == "place"
+
+
+def test_relentless_attacks_do_not_disrupt():
+    wb = {"p1": ["Crusher"], "p2": ["Brute", "Brute"]}
+    s, _ = apply(action_phase(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "c3"}, first="p2"),
+                 Combat("p1", "c3", ("p1#0",), (3, "miss", "miss"), damage=(("p2#0", 3),)))
+    assert where(s, "p2#0") == "c3"  # 3 damage reaches a Brute's defense: not disrupted
+    s, _ = apply(action_phase(wb, {"p1#0": "c3", "p2#0": "c3"}, first="p2"),
+                 Combat("p1", "c3", ("p1#0",), (3, 2, "miss"), damage=(("p2#0", 5),)))
+    assert where(s, "p2#0") == "graveyard"  # life reached: destroyed, no choice
+
+
+# -- abilities other miniatures lend ---------------------------------------------------
+def test_hells_fury_lends_crit_2_to_nearby_hellbred_allies_only():
+    wb = {"p1": ["Hellion", "Imp", "Brute"], "p2": ["Brute"]}
+    placed = {"p1#0": "c2", "p1#1": "c3", "p1#2": "c3", "p2#0": "c3"}
+    _, e = _strike_blade(wb, placed, ("p1#1",), "p1#1", "Crit from p1#0")
+    assert e.data["damage"] == 2
+    s = action_phase(wb, placed)
+    s, _ = play(s, Attack("p1", "c3", ("p1#2",)), Roll("p1", ("blade", "miss")))
+    # A Brute is not Hellbred: nothing can take the blade, which counts as a miss.
+    assert s.combat is None
+
+
+def test_copy_uses_local_blade_abilities_which_keep_theirs_and_are_not_copied_again():
+    wb = {"p1": ["Mimic", "Critter", "Mimic"], "p2": ["Brute"]}
+    s = action_phase(wb, {"p1#0": "c3", "p1#1": "c3", "p1#2": "c3", "p2#0": "c3"})
+    s, _ = play(s, Attack("p1", "c3", ("p1#0", "p1#1", "p1#2")),
+                Roll("p1", ("blade", "blade", "blade", "miss", "miss", "miss")))
+    keys = {(a.mini, a.ability) for a in legal_actions(s) if isinstance(a, AssignBlade)}
+    assert keys == {("p1#1", "Crit"), ("p1#0", "Crit from p1#1"), ("p1#2", "Crit from p1#1")}
+    s, _ = play(s, AssignBlade("p1", "p1#0", "Crit from p1#1"),
+                AssignBlade("p1", "p1#1", "Crit"), AssignBlade("p1", "p1#2", "Crit from p1#1"))
+    assert s.combat.attack.damage_total == 9

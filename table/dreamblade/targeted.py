@@ -1,0 +1,185 @@
+"""Blade abilities that pick a target (and for moves, a destination) when the blade is
+assigned: ``AssignBlade(player, mini, ability, target, to)``.
+
+Each ability is one small rule: which miniatures it may target, where a moved target
+may go, and what happens. "May" abilities (the moves, Bomb) may be activated with no
+target: the blade is spent, nothing happens -- a legal place to put an unwanted blade.
+The others must take a target when one exists; with none, they do nothing (do as much
+as you can).
+
+Targets are chosen when the blade is assigned, before any damage is dealt, as the rules
+want targets chosen before rolling for special attacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from . import stats
+from .board import player_index
+from .errors import Code, IllegalActionError
+from .events import Event
+from .fates import destroy, sacrifice
+from .spawning import STACKING_LIMIT
+from .state import State, Zone
+
+# (state, holder, candidate) -> may the ability target it?
+Targets = Callable[[State, int, int], bool]
+# (state, holder, target, destination cell) -> may it go there?
+Moves = Callable[[State, int, int, int], bool]
+
+
+@dataclass(frozen=True)
+class Rule:
+    targets: Targets
+    moves: Moves | None = None  # abilities that move their target
+    optional: bool = False  # a "may" ability: no target is a legal choice
+
+
+def _creature(s: State, g: int) -> bool:
+    return s.zone[g] is Zone.DREAMSCAPE and s.game.minis[g].d.is_creature
+
+
+def _enemy(s: State, h: int, g: int) -> bool:
+    return _creature(s, g) and s.game.minis[g].pidx != s.game.minis[h].pidx
+
+
+def _ally(s: State, h: int, g: int) -> bool:
+    return g != h and _creature(s, g) and s.game.minis[g].pidx == s.game.minis[h].pidx
+
+
+def _local(s: State, h: int, g: int) -> bool:
+    return s.cell[g] == s.cell[h]
+
+
+def _room(s: State, g: int, dest: int) -> bool:
+    """The stacking limit for ``g``'s player in ``dest`` (abilities never break it)."""
+    return len(s.creatures_in(dest, s.game.minis[g].pidx)) < STACKING_LIMIT
+
+
+def _step(s: State, g: int, dest: int) -> bool:
+    return s.game.board.adjacent(s.cell[g], dest) and _room(s, g, dest)
+
+
+def _closer(s: State, h: int, g: int, dest: int) -> bool:
+    d = s.game.board.distance
+    return _step(s, g, dest) and d(dest, s.cell[h]) == d(s.cell[g], s.cell[h]) - 1
+
+
+def _farther(s: State, h: int, g: int, dest: int) -> bool:
+    d = s.game.board.distance
+    return _step(s, g, dest) and d(dest, s.cell[h]) == d(s.cell[g], s.cell[h]) + 1
+
+
+def _anywhere_but_portals(s: State, h: int, g: int, dest: int) -> bool:
+    board = s.game.board
+    return dest not in (board.portal("p1"), board.portal("p2")) and dest != s.cell[g] \
+        and _room(s, g, dest)
+
+
+RULES: dict[str, Rule] = {
+    # Damage and destruction.
+    "Payback": Rule(lambda s, h, g: _enemy(s, h, g) and _local(s, h, g)),
+    "Ferocity": Rule(lambda s, h, g: _enemy(s, h, g) and _local(s, h, g)),
+    "Demolish": Rule(lambda s, h, g: s.zone[g] is Zone.DREAMSCAPE
+                     and not s.game.minis[g].d.is_creature
+                     and (s.cell[g] == s.cell[h] or s.game.board.adjacent(s.cell[g], s.cell[h]))),
+    # Moving creatures about.
+    "Lure": Rule(lambda s, h, g: _enemy(s, h, g) and not s.is_engaged(g)
+                 and not _local(s, h, g), lambda s, h, g, c: _closer(s, h, g, c), True),
+    "Scare": Rule(lambda s, h, g: _enemy(s, h, g) and not s.is_engaged(g),
+                  lambda s, h, g, c: _farther(s, h, g, c), True),
+    "Expel": Rule(lambda s, h, g: _enemy(s, h, g) and s.is_engaged(g),
+                  lambda s, h, g, c: _step(s, g, c), True),
+    "Advance": Rule(lambda s, h, g: _ally(s, h, g) and not s.is_engaged(g),
+                    lambda s, h, g, c: _step(s, g, c), True),
+    "Skirmish": Rule(lambda s, h, g: _ally(s, h, g) and s.is_engaged(g),
+                     lambda s, h, g, c: _step(s, g, c), True),
+    "Teleport": Rule(lambda s, h, g: _creature(s, g), _anywhere_but_portals, True),
+    "Swap": Rule(lambda s, h, g: _ally(s, h, g) and not _local(s, h, g), optional=True),
+    # Other zones.
+    "Purge": Rule(lambda s, h, g: s.zone[g] is Zone.RESERVES
+                  and s.game.minis[g].pidx != s.game.minis[h].pidx),
+    "Raise": Rule(lambda s, h, g: s.zone[g] is Zone.GRAVEYARD and s.game.minis[g].d.is_creature
+                  and s.game.minis[g].pidx == s.game.minis[h].pidx),
+    "Appease": Rule(lambda s, h, g: _creature(s, g)
+                    and s.game.minis[g].pidx == s.game.minis[h].pidx),
+}
+# Abilities with no target that still count as a choice (may: do it or not).
+UNTARGETED_MAY = {"Bomb"}
+
+
+def options(s: State, h: int, name: str) -> Iterator[tuple[int | None, int | None]]:
+    """Every legal (target, destination) for ``h``'s ability ``name``, in gid and cell
+    order; (None, None) when the ability may be, or must be, left without a target."""
+    if name in UNTARGETED_MAY:
+        yield None, None
+        yield h, None  # Bomb "on" itself: do it
+        return
+    rule = RULES[name]
+    found = False
+    for g in range(len(s.zone)):
+        if not rule.targets(s, h, g):
+            continue
+        if rule.moves is None:
+            found = True
+            yield g, None
+        else:
+            for c in range(s.game.board.size):
+                if rule.moves(s, h, g, c):
+                    found = True
+                    yield g, c
+    if rule.optional or not found:
+        yield None, None
+
+
+def check(s: State, h: int, name: str, target: int | None, dest: int | None) -> None:
+    """Raise ``invalid_target`` unless (target, dest) is a legal choice."""
+    if (target, dest) in set(options(s, h, name)):
+        return
+    ref = s.game.ref
+    if target is None:
+        raise IllegalActionError(Code.INVALID_TARGET,
+                                 f"{ref(h)}'s {name} needs a target (one is available)")
+    where = "" if dest is None else f" to {s.game.board.cell_names[dest]}"
+    raise IllegalActionError(Code.INVALID_TARGET,
+                             f"{ref(h)}'s {name} cannot take {ref(target)}{where}")
+
+
+def resolve(s: State, h: int, name: str, number: int | None, target: int | None,
+            dest: int | None, ev: list[Event]) -> int:
+    """Do it; returns the damage it adds to the combat (0 for most)."""
+    c = s.combat
+    assert c is not None
+    if target is None:
+        return 0
+    ref = s.game.ref
+    data: dict[str, object] = {"mini": ref(h), "ability": name, "target": ref(target)}
+    bonus = 0
+    if name == "Payback":
+        bonus = stats.power(s, target)
+    elif name == "Ferocity":
+        c.ferocity = (*c.ferocity, target)
+    elif name == "Demolish":
+        destroy(s, target, s.game.minis[h].player, ev)
+    elif name == "Bomb":
+        # Sacrificed; each enemy creature in its cell takes the damage with this attack's.
+        for e in s.creatures_in(s.cell[h], 1 - player_index(s.game.minis[h].player)):
+            s.damage[e] += number or 0
+            if e not in c.attack.damaged:
+                c.attack.damaged = (*c.attack.damaged, e)
+        sacrifice(s, h, ev)
+    elif name == "Swap":
+        s.cell[h], s.cell[target] = s.cell[target], s.cell[h]
+    elif name == "Purge":
+        s.zone[target] = Zone.GRAVEYARD
+    elif name == "Raise":
+        s.zone[target] = Zone.RESERVES
+    elif name == "Appease":
+        sacrifice(s, target, ev)
+    elif dest is not None:  # the moves
+        s.cell[target] = dest
+        data["to"] = s.game.board.cell_names[dest]
+    ev.append(Event("ability", data))
+    return bonus

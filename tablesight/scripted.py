@@ -157,22 +157,33 @@ class ScriptedTable:
         return ref
 
     def tidy(self) -> None:
-        """Take off every miniature the rules removed (destroyed ones to the graveyard):
-        in each cell, bases of a kind beyond what the rules keep there."""
+        """Make the map what the rules say after a typed action: a base an ability moved
+        (Advance, Lure, Swap...) goes to its new cell; a miniature the rules removed is
+        taken off (destroyed ones to the graveyard strip). Bases are matched by kind per
+        cell, as the session treats copies as interchangeable."""
         s = self.session.state
         names = s.game.board.cell_names
-        keep: dict[tuple[str, tuple[str, str]], int] = {}
+        want: dict[tuple[str, tuple[str, str]], int] = {}
         for m in s.game.minis:
             if s.zone[m.gid] is Zone.DREAMSCAPE:
                 key = (names[s.cell[m.gid]], self._kind(m.ref))
-                keep[key] = keep.get(key, 0) + 1
+                want[key] = want.get(key, 0) + 1
+        have: dict[tuple[str, tuple[str, str]], list[str]] = {}
         for ref, (region, _, _) in sorted(self.where.items()):
-            if region not in names:
-                continue
-            key = (region, self._kind(ref))
-            if keep.get(key, 0) > 0:
-                keep[key] -= 1
-                continue
+            if region in names:
+                have.setdefault((region, self._kind(ref)), []).append(ref)
+        surplus = [(key, ref) for key, refs in have.items()
+                   for ref in refs[want.get(key, 0):]]
+        # Moved by an ability: a surplus base of a kind another cell lacks goes there.
+        for (cell, kind), n in sorted(want.items()):
+            lack = n - len(have.get((cell, kind), []))
+            for _ in range(max(0, lack)):
+                k = next((i for i, (key, _) in enumerate(surplus) if key[1] == kind), None)
+                if k is None:
+                    break
+                _, ref = surplus.pop(k)
+                self.put(ref, cell)
+        for _, ref in surplus:
             self.stats.removals += 1
             g = s.game.by_ref[ref]
             dest = f"{ref[:2]}.graveyard" if s.zone[g] is Zone.GRAVEYARD else None

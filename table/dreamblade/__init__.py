@@ -8,6 +8,7 @@
 
 from . import actions
 from .actions import (
+    Activate,
     AssignBlade,
     AssignDamage,
     Attack,
@@ -19,6 +20,7 @@ from .actions import (
     Initiative,
     Move,
     Place,
+    Reroll,
     Roll,
     Shift,
     Spawn,
@@ -34,6 +36,7 @@ from .validity import Status, is_valid, status
 
 __all__ = [
     "PLAYERS",
+    "Activate",
     "Aspect",
     "AssignBlade",
     "AssignDamage",
@@ -58,6 +61,7 @@ __all__ = [
     "Move",
     "Phase",
     "Place",
+    "Reroll",
     "Roll",
     "RulesError",
     "SetupError",

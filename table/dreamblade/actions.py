@@ -135,6 +135,38 @@ class ChooseOutcome:
 
 
 @dataclass(frozen=True)
+class Activate:
+    """A spawn-point ability ("Spawn 1: Call Adjacent Ally"), in its player's spawn
+    phase; ``target`` and ``to`` as for ``AssignBlade``."""
+
+    player: str
+    mini: str
+    ability: str
+    target: str | None = None
+    to: str | None = None
+
+    def __str__(self) -> str:
+        text = f"{self.player} activate {self.mini} {self.ability}"
+        if self.target is not None:
+            text += f" on {self.target}"
+        if self.to is not None:
+            text += f" to {self.to}"
+        return text
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """Fortunate: pick up these dice (faces as rolled) to roll them again; none: keep
+    the roll as it is."""
+
+    player: str
+    faces: tuple[Face, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.player} reroll {' '.join(map(face_str, self.faces)) or 'none'}"
+
+
+@dataclass(frozen=True)
 class DeclineDeathblow:
     player: str
 
@@ -202,8 +234,8 @@ class Combat:
         return " | ".join(parts)
 
 
-Action = (Initiative | Spawn | Move | Shift | Attack | Roll | AssignBlade | AssignDamage
-          | ChooseOutcome | DeclineDeathblow | Place | EndPhase | Combat)
+Action = (Initiative | Spawn | Activate | Move | Shift | Attack | Roll | Reroll | AssignBlade
+          | AssignDamage | ChooseOutcome | DeclineDeathblow | Place | EndPhase | Combat)
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:

@@ -117,7 +117,42 @@ def apply_roll(s: State, a: A.Roll, ev: list[Event]) -> None:
     if len(att.roll) == att.dice:
         ev.append(Event("rolled", {"player": a.player, "faces": list(att.roll),
                                    "deathblow": att.player != c.player}))
+        if att.rerolls < 0:  # these were the rerolled dice
+            att.rerolls = 0
+        else:
+            # Fortunate X (each attacker's, added up): that many dice may be rolled
+            # again, once per attack, special attacks included.
+            att.rerolls = sum(ab.number or 0 for g in att.attackers
+                              if (ab := active_ability(s, g, "Fortunate")) is not None)
+        if att.rerolls > 0:
+            c.step = Step.REROLL
+            return
         _after_roll(s, ev)
+
+
+def apply_reroll(s: State, a: A.Reroll, ev: list[Event]) -> None:
+    c = _combat(s, a.player, (Step.REROLL,), "reroll dice")
+    _check_faces(a.faces)
+    att = c.attack
+    if len(a.faces) > att.rerolls:
+        raise IllegalActionError(Code.WRONG_DICE_COUNT,
+                                 f"Fortunate lets {a.player} reroll up to {att.rerolls} dice, "
+                                 f"not {len(a.faces)}")
+    kept = list(att.roll)
+    for f in a.faces:
+        if f not in kept:
+            raise IllegalActionError(Code.BAD_DIE_FACE,
+                                     f"no {A.face_str(f)} among the dice rolled "
+                                     f"({' '.join(map(A.face_str, att.roll))}) to pick up")
+        kept.remove(f)
+    ev.append(Event("reroll", {"player": a.player, "faces": [A.face_str(f) for f in a.faces]}))
+    if not a.faces:
+        att.rerolls = 0
+        _after_roll(s, ev)
+        return
+    att.roll = tuple(kept)
+    att.rerolls = -1  # the next full roll is the reroll: no second chance
+    c.step = Step.ROLL
 
 
 def _after_roll(s: State, ev: list[Event]) -> None:
@@ -500,6 +535,9 @@ def _play_attack(s: State, player: str, roll: tuple, blades: tuple, damage: tupl
                                  f"this attack rolls {c.attack.dice} dice, not {len(roll)}")
     if roll:
         apply_roll(s, A.Roll(player, tuple(roll)), ev)
+    if s.combat is not None and s.combat.step is Step.REROLL:
+        # The compound form gives the final dice: a Fortunate reroll is already in them.
+        apply_reroll(s, A.Reroll(player, ()), ev)
     for mini, ability, *extra in blades:
         if s.combat is None or s.combat.step is not Step.BLADES:
             raise IllegalActionError(Code.INVALID_BLADE,
@@ -569,6 +607,10 @@ def legal_combat_steps(s: State) -> Iterator[A.Action]:
             yield A.Roll(player, (f,))
         if c.step is Step.DEATHBLOW:
             yield A.DeclineDeathblow(player)
+    elif c.step is Step.REROLL:
+        yield A.Reroll(player, ())
+        yield from (A.Reroll(player, pick) for pick in _pickups(c.attack.roll,
+                                                                  c.attack.rerolls))
     elif c.step is Step.BLADES:
         for g, key, _ in _blade_options(s):
             name = dict(blade_abilities(s, g))[key].name  # "Crit from p1#3" is a Crit
@@ -598,3 +640,21 @@ def legal_combat_steps(s: State) -> Iterator[A.Action]:
 
 __all__ = ["BladeCost", "apply_attack", "apply_combat", "destroy", "legal_attacks",
            "legal_combat_steps"]
+
+
+def _pickups(roll: tuple, most: int) -> list[tuple]:
+    """Every distinct handful of 1..``most`` dice from ``roll`` (by face), in face order."""
+    counts = [(f, sum(1 for x in roll if x == f)) for f in A.ATTACK_FACES]
+    out: list[tuple] = []
+
+    def walk(i: int, picked: tuple) -> None:
+        if i == len(counts):
+            if picked:
+                out.append(picked)
+            return
+        f, n = counts[i]
+        for k in range(min(n, most - len(picked)) + 1):
+            walk(i + 1, picked + (f,) * k)
+
+    walk(0, ())
+    return out

@@ -20,6 +20,7 @@ from .combat import (
     apply_combat,
     apply_decline_deathblow,
     apply_place,
+    apply_reroll,
     apply_roll,
     legal_attacks,
     legal_combat_steps,
@@ -27,6 +28,7 @@ from .combat import (
 from .errors import Code, IllegalActionError, InvalidActionError, RulesError
 from .events import Event
 from .shifting import apply_move, apply_shift, legal_moves
+from .spawn_abilities import apply_activate, legal_activations
 from .spawning import apply_spawn, legal_spawns
 from .state import Phase, State
 from .turns import apply_end_phase, apply_initiative, legal_initiatives
@@ -34,10 +36,12 @@ from .turns import apply_end_phase, apply_initiative, legal_initiatives
 _HANDLERS: dict[type, Callable[[State, object, list[Event]], None]] = {
     A.Initiative: apply_initiative,  # type: ignore[dict-item]
     A.Spawn: apply_spawn,  # type: ignore[dict-item]
+    A.Activate: apply_activate,  # type: ignore[dict-item]
     A.Move: apply_move,  # type: ignore[dict-item]
     A.Shift: apply_shift,  # type: ignore[dict-item]
     A.Attack: apply_attack,  # type: ignore[dict-item]
     A.Roll: apply_roll,  # type: ignore[dict-item]
+    A.Reroll: apply_reroll,  # type: ignore[dict-item]
     A.AssignBlade: apply_assign_blade,  # type: ignore[dict-item]
     A.AssignDamage: apply_assign_damage,  # type: ignore[dict-item]
     A.ChooseOutcome: apply_choose_outcome,  # type: ignore[dict-item]
@@ -86,7 +90,7 @@ def legal_actions(state: State) -> list[A.Action]:
         return list(legal_combat_steps(s))
     assert s.active is not None
     if s.phase is Phase.SPAWN:
-        return [*legal_spawns(s), A.EndPhase(s.active)]
+        return [*legal_spawns(s), *legal_activations(s), A.EndPhase(s.active)]
     return [*legal_moves(s), *legal_attacks(s), A.EndPhase(s.active)]
 
 

@@ -60,6 +60,7 @@ class Code(StrEnum):
     NOT_A_CREATURE = "not_a_creature"
     DUPLICATE_MINI = "duplicate_mini"
     LONER = "loner"
+    INVALID_ABILITY = "invalid_ability"
 
 
 class RulesError(ValueError):

@@ -71,8 +71,15 @@ def parse_action(text: str) -> A.Action:
         if not rest:
             raise NotationError(f"expected '{player} roll <face> [<face>...]'")
         return A.Roll(player, tuple(parse_face(w) for w in rest))
-    if verb == "blade":
-        form = f"{player} blade <mini> <ability> [on <target>] [to <cell>]"
+    if verb == "reroll":
+        if not rest:
+            raise NotationError(f"expected '{player} reroll <face> [<face>...]' or "
+                                f"'{player} reroll none'")
+        if rest == ["none"]:
+            return A.Reroll(player, ())
+        return A.Reroll(player, tuple(parse_face(w) for w in rest))
+    if verb in ("blade", "activate"):
+        form = f"{player} {verb} <mini> <ability> [on <target>] [to <cell>]"
         if len(rest) < 2:
             raise NotationError(f"expected '{form}'")
         words = rest[1:]
@@ -86,7 +93,8 @@ def parse_action(text: str) -> A.Action:
                 words = words[:i]
         if not words:
             raise NotationError(f"expected '{form}', got {text!r}")
-        return A.AssignBlade(player, rest[0], " ".join(words), extra.get("on"), extra.get("to"))
+        kind = A.AssignBlade if verb == "blade" else A.Activate
+        return kind(player, rest[0], " ".join(words), extra.get("on"), extra.get("to"))
     if verb == "damage":
         _n(words, 4, f"{player} damage <mini> <amount>")
         return A.AssignDamage(player, rest[0], _int(rest[1], "damage"))
@@ -102,5 +110,5 @@ def parse_action(text: str) -> A.Action:
     if verb == "end":
         _n(words, 2, f"{player} end")
         return A.EndPhase(player)
-    raise NotationError(f"unknown action {verb!r}: spawn, move, attack, roll, blade, damage, "
-                        "outcome, decline-deathblow, place or end")
+    raise NotationError(f"unknown action {verb!r}: spawn, activate, move, attack, roll, reroll, "
+                        "blade, damage, outcome, decline-deathblow, place or end")

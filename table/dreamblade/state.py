@@ -41,6 +41,7 @@ class Step(StrEnum):
     """Where a combat stands."""
 
     ROLL = "roll"  # waiting for attack dice
+    REROLL = "reroll"  # Fortunate: pick dice up to roll again, or keep them
     BLADES = "blades"  # blades rolled that must still be assigned
     DAMAGE = "damage"  # damage to assign to local enemies
     OUTCOME = "outcome"  # damage reached both defense and life: disrupt or destroy?
@@ -60,6 +61,7 @@ class Attack:
     blades_left: int = 0
     blades: tuple[tuple[int, str], ...] = ()  # (gid, ability name) per activation
     bonus: int = 0  # from Crit, Fumble...
+    rerolls: int = 0  # Fortunate: how many dice may be rolled again (0 once decided)
     damage_total: int = 0
     damage_left: int = 0
     damaged: tuple[int, ...] = ()  # gids that took damage in this attack
@@ -125,6 +127,7 @@ class State:
     # Scratch of the current phase.
     spawn_start_cells: frozenset[int] = frozenset()
     spawned_into: dict[int, int] = field(default_factory=dict)
+    abilities_used: frozenset[tuple[int, str]] = frozenset()  # spawn abilities this phase
     mode: Mode | None = None
     moved: frozenset[int] = frozenset()
     fought: frozenset[int] = frozenset()
@@ -223,4 +226,5 @@ class State:
                 tuple(self.kills), self.winner, tuple(self.zone), tuple(self.cell),
                 tuple(self.damage), self.mode, self.moved, self.fought,
                 self.spawn_start_cells, tuple(sorted(self.spawned_into.items())),
+                tuple(sorted(self.abilities_used)),
                 None if self.combat is None else repr(self.combat), self.conquest)

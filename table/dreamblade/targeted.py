@@ -98,6 +98,10 @@ RULES: dict[str, Rule] = {
                      lambda s, h, g, c: _step(s, g, c), True),
     "Teleport": Rule(lambda s, h, g: _creature(s, g), _anywhere_but_portals, True),
     "Swap": Rule(lambda s, h, g: _ally(s, h, g) and not _local(s, h, g), optional=True),
+    # Pearlthorn Castle's spawn ability: an ally next door comes into its cell.
+    "Call Adjacent Ally": Rule(
+        lambda s, h, g: _ally(s, h, g) and s.game.board.adjacent(s.cell[g], s.cell[h]),
+        lambda s, h, g, c: c == s.cell[h] and _room(s, g, c)),
     # Other zones.
     "Purge": Rule(lambda s, h, g: s.zone[g] is Zone.RESERVES
                   and s.game.minis[g].pidx != s.game.minis[h].pidx),
@@ -108,6 +112,8 @@ RULES: dict[str, Rule] = {
 }
 # Abilities with no target that still count as a choice (may: do it or not).
 UNTARGETED_MAY = {"Bomb"}
+# What only means something inside a combat (damage, disruption).
+COMBAT_ONLY = frozenset({"Payback", "Ferocity", "Bomb"})
 
 
 def options(s: State, h: int, name: str) -> Iterator[tuple[int | None, int | None]]:
@@ -149,22 +155,26 @@ def check(s: State, h: int, name: str, target: int | None, dest: int | None) -> 
 
 def resolve(s: State, h: int, name: str, number: int | None, target: int | None,
             dest: int | None, ev: list[Event]) -> int:
-    """Do it; returns the damage it adds to the combat (0 for most)."""
+    """Do it; returns the damage it adds to the combat (0 for most). Outside a combat
+    (spawn abilities) only the abilities that need none are activated."""
     c = s.combat
-    assert c is not None
     if target is None:
         return 0
     ref = s.game.ref
     data: dict[str, object] = {"mini": ref(h), "ability": name, "target": ref(target)}
     bonus = 0
+    if name in COMBAT_ONLY:
+        assert c is not None, name
     if name == "Payback":
         bonus = stats.power(s, target)
     elif name == "Ferocity":
+        assert c is not None
         c.ferocity = (*c.ferocity, target)
     elif name == "Demolish":
         destroy(s, target, s.game.minis[h].player, ev)
     elif name == "Bomb":
         # Sacrificed; each enemy creature in its cell takes the damage with this attack's.
+        assert c is not None
         for e in s.creatures_in(s.cell[h], 1 - player_index(s.game.minis[h].player)):
             s.damage[e] += number or 0
             if e not in c.attack.damaged:

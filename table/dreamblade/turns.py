@@ -80,6 +80,7 @@ def begin_spawn(s: State, player: str, ev: list[Event]) -> None:
     s.spawn_start_cells = frozenset(s.cell[g] for g in s.game.owned[p]
                                     if s.cell[g] >= 0 and s.game.minis[g].d.is_creature)
     s.spawned_into = {}
+    s.abilities_used = frozenset()
     ev.append(Event("phase", {"phase": "spawn", "player": player,
                               "spawn_points": s.spawn_points[p]}))
 

@@ -77,6 +77,8 @@ def proposal(state: State) -> A.Action | None:
                      and a.outcome == "destroy"), None)
     if c.step is Step.BLADES:
         return next(iter(legal), None)
+    if c.step is Step.REROLL:
+        return A.Reroll(c.attack.player, ())  # keep the dice
     if c.step is Step.DEATHBLOW:
         return None  # rolling or declining a deathblow is the player's own call
     return None
@@ -144,6 +146,12 @@ def build(state: State, init_dice: Mapping[str, int]) -> Prompt:
     elif c.step is Step.DEATHBLOW:
         n = c.attack.dice
         text = f"{p}: deathblow in {cell}: roll {n} attack dice, or decline"
+    elif c.step is Step.REROLL:
+        rolled = " ".join(A.face_str(f) for f in c.attack.roll)
+        text = (f"{p}: Fortunate in {cell}: pick up to {c.attack.rerolls} of {rolled} to "
+                "roll again, or keep them")
+        detail["rolled"] = [A.face_str(f) for f in c.attack.roll]
+        detail["rerolls"] = c.attack.rerolls
     elif c.step is Step.BLADES:
         text = f"{p}: {c.attack.blades_left} blade(s) to assign in {cell}"
     elif c.step is Step.DAMAGE:

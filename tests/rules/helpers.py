@@ -107,6 +107,7 @@ ABILITY_MINIS = [
     _ab("Hellion", ["Hell's Fury"], lineage="Hellbred"),
     _ab("Imp", [], lineage="Hellbred"),
     _ab("Mimic", ["Copy"]),
+    _ab("Lucky", ["Fortunate 2"], power=3),
 ]
 
 

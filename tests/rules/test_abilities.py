@@ -490,3 +490,48 @@ def test_copy_uses_local_blade_abilities_which_keep_theirs_and_are_not_copied_ag
     s, _ = play(s, AssignBlade("p1", "p1#0", "Crit from p1#1"),
                 AssignBlade("p1", "p1#1", "Crit"), AssignBlade("p1", "p1#2", "Crit from p1#1"))
     assert s.combat.attack.damage_total == 9
+
+
+# -- rerolls -----------------------------------------------------------------------------
+def test_fortunate_rerolls_up_to_x_dice_once():
+    from table.dreamblade import Reroll, Step
+    from table.dreamblade.notation import parse_action
+    wb = {"p1": ["Lucky", "Brute"], "p2": ["Giant"]}
+    s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3"})
+    s, _ = play(s, Attack("p1", "c3", ("p1#0",)), Roll("p1", ("miss", "miss", 1)))
+    assert s.combat.step is Step.REROLL and s.combat.attack.rerolls == 2
+    rejects(s, Reroll("p1", ("miss", "miss", 1)), "wrong_dice_count")  # 3 > 2
+    rejects(s, Reroll("p1", (3,)), "bad_die_face")  # no 3 was rolled
+    s2, _ = play(s, Reroll("p1", ("miss", "miss")))
+    assert s2.combat.step is Step.ROLL and s2.combat.attack.roll == (1,)
+    s2, _ = play(s2, Roll("p1", (3, "miss")))
+    # No second chance: straight on to damage, with the new dice.
+    assert s2.combat.step is Step.DAMAGE and s2.combat.attack.damage_total == 4
+    s3, _ = play(s, Reroll("p1", ()))  # keep the dice
+    assert s3.combat.step is Step.DAMAGE and s3.combat.attack.damage_total == 1
+    assert parse_action("p1 reroll miss miss") == Reroll("p1", ("miss", "miss"))
+    assert parse_action(str(Reroll("p1", ()))) == Reroll("p1", ())
+    # Without Fortunate among the attackers, no reroll is offered.
+    s = action_phase(wb, {"p1#1": "c3", "p2#0": "c3"})
+    s, _ = play(s, Attack("p1", "c3", ("p1#1",)), Roll("p1", ("miss", 1)))
+    assert s.combat.step is Step.DAMAGE
+
+
+# -- spawn-point abilities -------------------------------------------------------------
+def test_pearlthorn_castle_calls_an_adjacent_ally_once_per_spawn_phase():
+    from table.dreamblade import Activate
+    from table.dreamblade.notation import parse_action
+    wb = {"p1": ["Pearlthorn Castle", "Brute", "Brute", "Brute"], "p2": ["Brute"]}
+    placed = {"p1#0": "c2", "p1#1": "c3", "p1#2": "a1", "p1#3": "c2"}
+    s = position(wb, placed, phase=Phase.SPAWN, active="p1", spawn_points=3)
+    call = Activate("p1", "p1#0", "Call Adjacent Ally", "p1#1", "c2")
+    assert call in legal_actions(s) and parse_action(str(call)) == call
+    rejects(s, Activate("p1", "p1#0", "Call Adjacent Ally", "p1#2", "c2"), "invalid_target")
+    rejects(s, Activate("p1", "p1#0", "Call Adjacent Ally", "p1#1", "b3"), "invalid_target")
+    s2, _ = play(s, call)
+    assert where(s2, "p1#1") == "c2" and s2.spawn_points[0] == 2
+    rejects(s2, Activate("p1", "p1#0", "Call Adjacent Ally"), "invalid_ability")  # used
+    poor = position(wb, placed, phase=Phase.SPAWN, active="p1", spawn_points=0)
+    rejects(poor, call, "insufficient_spawn_points")
+    rejects(position(wb, placed, phase=Phase.SPAWN, active="p1", spawn_points=3),
+            Activate("p1", "p1#1", "Call Adjacent Ally"), "invalid_ability")  # not its own

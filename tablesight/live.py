@@ -14,6 +14,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,7 @@ PREVIEW_EVERY_S = 0.2  # annotated camera pictures for the dashboard, when someo
 class CameraStats:
     frames: int = 0
     commits: int = 0
+    faults: int = 0  # inputs the session failed on (bugs), survived and logged
     detect_ms: list[float] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -173,7 +175,7 @@ class LiveTable:
             obs = self.stabilizer.push(det, frame.time, frame.index)
             if obs is not None:
                 self.stats.commits += 1
-                self.session.observe(obs)
+                self._guarded("camera", self.session.observe, obs)
             if self.on_frame is not None:
                 self.on_frame(frame.index, frame.time)
             if now - self._preview_wanted < 5 and now - self._last_preview >= PREVIEW_EVERY_S:
@@ -202,8 +204,20 @@ class LiveTable:
             return self._preview
 
     # -- table box ----------------------------------------------------------------------
+    def _guarded(self, part: str, fn: Callable[[Any], Any], arg: Any) -> None:
+        """Hand one input to the session. A fault in processing it (a bug) must not kill
+        the thread that feeds the table for the rest of the day: the traceback goes to
+        the log, the dashboard hears about it, the next input is taken."""
+        try:
+            fn(arg)
+        except Exception as e:  # the reader thread outlives any bug
+            traceback.print_exc()
+            self.stats.faults += 1
+            self.session.report_health(part, False, f"a {part} input could not be processed "
+                                       f"({type(e).__name__}: {e}); see the log")
+
     def _on_device(self, ev: DeviceEvent) -> None:
-        self.session.device(ev)
+        self._guarded("box", self.session.device, ev)
         if ev.kind == "connected":
             self._armed.clear()  # a rebooted box forgot what it was armed with
             self.armed_ok.clear()

@@ -14,7 +14,7 @@ from tablesight.live import LiveTable
 from tablesight.table_cli import _sample_setup
 from vision.layout import dreamblade_layout
 from vision.synth.camera import SyntheticCamera
-from vision.synth.scene import Conditions, Scene, SceneRenderer
+from vision.synth.scene import Base, Conditions, Scene, SceneRenderer
 
 
 def wait_for(cond, timeout: float = 10.0) -> bool:
@@ -103,3 +103,34 @@ def test_camera_and_box_can_be_swapped_while_the_game_goes_on() -> None:
     finally:
         live.stop()
         sim.stop()
+
+
+def test_a_fault_processing_one_input_does_not_blind_the_table(capsys) -> None:
+    layout = dreamblade_layout()
+    session = Session.new(_sample_setup())
+    camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=10.0), fps=30.0)
+    camera.show(Scene(layout))
+    real = session.observe
+    calls = {"n": 0}
+
+    def flaky(obs):  # the first board fails inside the session (a bug, say)
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("boom")
+        return real(obs)
+
+    session.observe = flaky  # type: ignore[method-assign]
+    live = LiveTable(session, layout, camera).start()
+    try:
+        assert wait_for(lambda: live.stats.faults == 1)
+        said = [h["message"] for h in session.history if h["kind"] == "health"]
+        assert any("RuntimeError: boom" in m for m in said)
+        assert "boom" in capsys.readouterr().err  # the traceback is in the log
+        # The camera thread lives on: the next board it settles on reaches the session.
+        x, y = next(r.center for r in layout.regions if r.name == "e1")
+        camera.show(Scene(layout, [Base(x, y, "p1", 0, 26.0, 0.0, 0.3, "p1#0")]))
+        assert wait_for(lambda: session.last_obs is not None)
+        assert session.last_obs.regions.get("e1")
+        assert live._cam_thread is not None and live._cam_thread.is_alive()
+    finally:
+        live.stop()

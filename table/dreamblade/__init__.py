@@ -9,6 +9,7 @@
 from . import actions
 from .actions import (
     Activate,
+    Aim,
     AssignBlade,
     AssignDamage,
     Attack,
@@ -37,6 +38,7 @@ from .validity import Status, is_valid, status
 __all__ = [
     "PLAYERS",
     "Activate",
+    "Aim",
     "Aspect",
     "AssignBlade",
     "AssignDamage",

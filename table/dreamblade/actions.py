@@ -155,6 +155,18 @@ class Activate:
 
 
 @dataclass(frozen=True)
+class Aim:
+    """A special attack's target, when there is more than one to choose from."""
+
+    player: str
+    mini: str  # the attacker
+    target: str
+
+    def __str__(self) -> str:
+        return f"{self.player} aim {self.mini} {self.target}"
+
+
+@dataclass(frozen=True)
 class Reroll:
     """Fortunate: pick up these dice (faces as rolled) to roll them again; none: keep
     the roll as it is."""
@@ -234,7 +246,8 @@ class Combat:
         return " | ".join(parts)
 
 
-Action = (Initiative | Spawn | Activate | Move | Shift | Attack | Roll | Reroll | AssignBlade
+Action = (Initiative | Spawn | Activate | Move | Shift | Attack | Roll | Reroll | Aim
+          | AssignBlade
           | AssignDamage | ChooseOutcome | DeclineDeathblow | Place | EndPhase | Combat)
 
 

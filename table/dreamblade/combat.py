@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from . import actions as A
-from . import stats, targeted
+from . import stats, targeted, triggers
 from ._common import cell, gid, name_of, require_own, require_phase
 from .abilities import BladeCost
 from .auras import STAT_ABILITIES, condition_met, is_of_type
@@ -128,6 +128,20 @@ def apply_roll(s: State, a: A.Roll, ev: list[Event]) -> None:
             c.step = Step.REROLL
             return
         _after_roll(s, ev)
+
+
+def apply_aim(s: State, a: A.Aim, ev: list[Event]) -> None:
+    c = _combat(s, a.player, (Step.AIM,), "aim a special attack")
+    g, t = gid(s, a.mini), gid(s, a.target)
+    if g not in c.attack.attackers:
+        raise IllegalActionError(Code.INVALID_TARGET,
+                                 f"{a.mini} is not the one making this special attack")
+    if t not in triggers.aim_candidates(s, g):
+        raise IllegalActionError(Code.INVALID_TARGET,
+                                 f"{a.target} is not an enemy creature in {a.mini}'s cell")
+    c.attack.target = t
+    c.step = Step.ROLL
+    ev.append(Event("aimed", {"mini": a.mini, "target": a.target}))
 
 
 def apply_reroll(s: State, a: A.Reroll, ev: list[Event]) -> None:
@@ -258,9 +272,12 @@ def apply_assign_blade(s: State, a: A.AssignBlade, ev: list[Event]) -> None:
 
 # -- damage --------------------------------------------------------------------------
 def targets(s: State) -> list[int]:
-    """Local enemy creatures of the attacking side."""
+    """Local enemy creatures of the attacking side (a special attack: its one target)."""
     c = s.combat
     assert c is not None
+    t = c.attack.target
+    if t is not None:
+        return [t] if s.zone[t] is Zone.DREAMSCAPE else []
     return s.creatures_in(c.cell, 1 - player_index(c.attack.player))
 
 
@@ -271,7 +288,11 @@ def _start_damage(s: State, ev: list[Event]) -> None:
     # The minimum applies to the total after every modifier (Crit, Fumble...).
     att.damage_total = max(0, att.dice_damage + att.bonus)
     att.damage_left = att.damage_total if targets(s) else 0
-    if att.damage_left:
+    if att.damage_left and att.target is not None:
+        # One target, nothing to choose: all the damage goes to it.
+        apply_assign_damage(s, A.AssignDamage(att.player, s.game.ref(att.target),
+                                              att.damage_left), ev, check=False)
+    elif att.damage_left:
         c.step = Step.DAMAGE
     else:
         _check_thresholds(s, ev)
@@ -289,13 +310,15 @@ def _guarding(s: State, t: int) -> int | None:
     return None
 
 
-def apply_assign_damage(s: State, a: A.AssignDamage, ev: list[Event]) -> None:
-    c = _combat(s, a.player, (Step.DAMAGE,), "assign damage")
+def apply_assign_damage(s: State, a: A.AssignDamage, ev: list[Event],
+                        check: bool = True) -> None:
+    c = _combat(s, a.player, (Step.DAMAGE,), "assign damage") if check else s.combat
+    assert c is not None
     t = gid(s, a.target)
     if t not in targets(s):
         raise IllegalActionError(Code.INVALID_TARGET,
                                  f"{a.target} is not an enemy creature in {name_of(s, c.cell)}")
-    guard = _guarding(s, t)
+    guard = _guarding(s, t) if c.attack.target is None else None
     if guard is not None:
         raise IllegalActionError(Code.INVALID_TARGET,
                                  f"{s.game.ref(guard)} has Bodyguard: it must take enough damage "
@@ -397,7 +420,10 @@ def _settle(s: State, ev: list[Event]) -> None:
         c.strike_destroyed += len(hitters)
     if len(hitters) > 1:
         hitters = [g for g in hitters if not s.game.minis[g].d.has("Loner")]
-    if not deathblow and hitters and c.player == s.first_player:
+    if not att.special and not dis and not destroyed:
+        # Strikeback answers a regular attack that disrupted and destroyed nothing.
+        c.specials = (*c.specials, *triggers.strikeback(s, c))
+    if not deathblow and not att.special and hitters and c.player == s.first_player:
         # The second player's creatures destroyed in the first player's action phase
         # strike back before they leave; blades count as misses.
         defender = other(c.player)
@@ -452,7 +478,10 @@ def _next_placement(s: State, ev: list[Event]) -> None:
         # Nowhere to go: a disrupted creature with no empty cell is destroyed.
         destroy(s, g, placer, ev, reason="no empty cell for a disrupted creature")
         c.to_place = c.to_place[1:]
-    s.fought = s.fought | {c.cell}
+    if triggers.begin_next(s, ev):
+        return  # a special attack waits to be made
+    if c.strike:
+        s.fought = s.fought | {c.cell}
     s.combat = None
     _after_combat(s, c, ev)
     ev.append(Event("combat_end", {"cell": name_of(s, c.cell)}))
@@ -607,6 +636,10 @@ def legal_combat_steps(s: State) -> Iterator[A.Action]:
             yield A.Roll(player, (f,))
         if c.step is Step.DEATHBLOW:
             yield A.DeclineDeathblow(player)
+    elif c.step is Step.AIM:
+        g = c.attack.attackers[0]
+        for t in triggers.aim_candidates(s, g):
+            yield A.Aim(player, ref(g), ref(t))
     elif c.step is Step.REROLL:
         yield A.Reroll(player, ())
         yield from (A.Reroll(player, pick) for pick in _pickups(c.attack.roll,

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from . import actions as A
 from .combat import (
+    apply_aim,
     apply_assign_blade,
     apply_assign_damage,
     apply_attack,
@@ -42,6 +43,7 @@ _HANDLERS: dict[type, Callable[[State, object, list[Event]], None]] = {
     A.Attack: apply_attack,  # type: ignore[dict-item]
     A.Roll: apply_roll,  # type: ignore[dict-item]
     A.Reroll: apply_reroll,  # type: ignore[dict-item]
+    A.Aim: apply_aim,  # type: ignore[dict-item]
     A.AssignBlade: apply_assign_blade,  # type: ignore[dict-item]
     A.AssignDamage: apply_assign_damage,  # type: ignore[dict-item]
     A.ChooseOutcome: apply_choose_outcome,  # type: ignore[dict-item]

@@ -71,6 +71,9 @@ def parse_action(text: str) -> A.Action:
         if not rest:
             raise NotationError(f"expected '{player} roll <face> [<face>...]'")
         return A.Roll(player, tuple(parse_face(w) for w in rest))
+    if verb == "aim":
+        _n(words, 4, f"{player} aim <attacker> <target>")
+        return A.Aim(player, rest[0], rest[1])
     if verb == "reroll":
         if not rest:
             raise NotationError(f"expected '{player} reroll <face> [<face>...]' or "
@@ -111,4 +114,4 @@ def parse_action(text: str) -> A.Action:
         _n(words, 2, f"{player} end")
         return A.EndPhase(player)
     raise NotationError(f"unknown action {verb!r}: spawn, activate, move, attack, roll, reroll, "
-                        "blade, damage, outcome, decline-deathblow, place or end")
+                        "aim, blade, damage, outcome, decline-deathblow, place or end")

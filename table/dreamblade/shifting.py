@@ -10,10 +10,14 @@ from .errors import Code, IllegalActionError
 from .events import Event
 from .spawning import STACKING_LIMIT
 from .state import Mode, Phase, State, Zone
+from .triggers import entered
 
 
 def check_move(s: State, a: A.Move) -> tuple[int, int]:
     require_phase(s, Phase.ACTION, a.player, "shift")
+    if s.combat is not None:
+        raise IllegalActionError(Code.COMBAT_IN_PROGRESS,
+                                 f"finish the attacks in {name_of(s, s.combat.cell)} first")
     if s.mode is Mode.STRIKE:
         raise IllegalActionError(Code.ALREADY_STRUCK,
                                  f"{a.player} struck this action phase and cannot also shift")
@@ -53,6 +57,7 @@ def apply_move(s: State, a: A.Move, ev: list[Event]) -> None:
     s.moved = s.moved | {g}
     s.mode = Mode.SHIFT
     ev.append(Event("moved", {"mini": a.mini, "from": name_of(s, src), "to": a.cell}))
+    entered(s, g, ev)
 
 
 def apply_shift(s: State, a: A.Shift, ev: list[Event]) -> None:
@@ -66,6 +71,11 @@ def apply_shift(s: State, a: A.Shift, ev: list[Event]) -> None:
     s.mode = Mode.SHIFT
     for mini, dest in a.moves:
         apply_move(s, A.Move(a.player, mini, dest), ev)
+        if s.combat is not None:
+            # Charge and Ambush roll dice: the compound form has none to give.
+            raise IllegalActionError(Code.COMBAT_IN_PROGRESS,
+                                     f"{mini} entering {dest} triggers attacks: shift move by "
+                                     "move so their dice can be rolled")
     apply_end_phase(s, A.EndPhase(a.player), ev)
 
 

@@ -42,6 +42,7 @@ class Step(StrEnum):
 
     ROLL = "roll"  # waiting for attack dice
     REROLL = "reroll"  # Fortunate: pick dice up to roll again, or keep them
+    AIM = "aim"  # a special attack waits for its target
     BLADES = "blades"  # blades rolled that must still be assigned
     DAMAGE = "damage"  # damage to assign to local enemies
     OUTCOME = "outcome"  # damage reached both defense and life: disrupt or destroy?
@@ -62,6 +63,8 @@ class Attack:
     blades: tuple[tuple[int, str], ...] = ()  # (gid, ability name) per activation
     bonus: int = 0  # from Crit, Fumble...
     rerolls: int = 0  # Fortunate: how many dice may be rolled again (0 once decided)
+    target: int | None = None  # a special attack's one target (Assault, Charge...)
+    source: str = ""  # what made a special attack ("Assault", "deathblow"...)
     damage_total: int = 0
     damage_left: int = 0
     damaged: tuple[int, ...] = ()  # gids that took damage in this attack
@@ -89,6 +92,9 @@ class Combat:
     strikers: tuple[int, ...] = ()  # the regular attack's attackers
     strike_destroyed: int = 0  # enemies the regular attack destroyed
     ferocity: tuple[int, ...] = ()  # disrupting these destroys them (Ferocity)
+    # Special attacks still to make: (player, attacker, dice, target or -1 to aim, source).
+    specials: tuple[tuple[str, int, int, int, str], ...] = ()
+    strike: bool = True  # False: special attacks triggered outside a strike (Charge...)
 
     def copy(self) -> Combat:
         c = Combat(**self.__dict__)

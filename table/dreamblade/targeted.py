@@ -23,6 +23,7 @@ from .events import Event
 from .fates import destroy, sacrifice
 from .spawning import STACKING_LIMIT
 from .state import State, Zone
+from .triggers import entered
 
 # (state, holder, candidate) -> may the ability target it?
 Targets = Callable[[State, int, int], bool]
@@ -102,6 +103,9 @@ RULES: dict[str, Rule] = {
     "Call Adjacent Ally": Rule(
         lambda s, h, g: _ally(s, h, g) and s.game.board.adjacent(s.cell[g], s.cell[h]),
         lambda s, h, g, c: c == s.cell[h] and _room(s, g, c)),
+    # Special attacks: made once the current attack is settled (``triggers``).
+    "Assault": Rule(lambda s, h, g: _enemy(s, h, g) and _local(s, h, g)),
+    "Warpstrike": Rule(lambda s, h, g: _enemy(s, h, g) and not _local(s, h, g)),
     # Other zones.
     "Purge": Rule(lambda s, h, g: s.zone[g] is Zone.RESERVES
                   and s.game.minis[g].pidx != s.game.minis[h].pidx),
@@ -113,7 +117,7 @@ RULES: dict[str, Rule] = {
 # Abilities with no target that still count as a choice (may: do it or not).
 UNTARGETED_MAY = {"Bomb"}
 # What only means something inside a combat (damage, disruption).
-COMBAT_ONLY = frozenset({"Payback", "Ferocity", "Bomb"})
+COMBAT_ONLY = frozenset({"Payback", "Ferocity", "Bomb", "Assault", "Warpstrike"})
 
 
 def options(s: State, h: int, name: str) -> Iterator[tuple[int | None, int | None]]:
@@ -180,8 +184,13 @@ def resolve(s: State, h: int, name: str, number: int | None, target: int | None,
             if e not in c.attack.damaged:
                 c.attack.damaged = (*c.attack.damaged, e)
         sacrifice(s, h, ev)
+    elif name in ("Assault", "Warpstrike"):
+        assert c is not None
+        c.specials = (*c.specials, (s.game.minis[h].player, h, number or 0, target, name))
     elif name == "Swap":
         s.cell[h], s.cell[target] = s.cell[target], s.cell[h]
+        entered(s, h, ev)
+        entered(s, target, ev)
     elif name == "Purge":
         s.zone[target] = Zone.GRAVEYARD
     elif name == "Raise":
@@ -192,4 +201,6 @@ def resolve(s: State, h: int, name: str, number: int | None, target: int | None,
         s.cell[target] = dest
         data["to"] = s.game.board.cell_names[dest]
     ev.append(Event("ability", data))
+    if dest is not None:
+        entered(s, target, ev)  # Charge, Ambush
     return bonus

@@ -79,6 +79,8 @@ def proposal(state: State) -> A.Action | None:
         return next(iter(legal), None)
     if c.step is Step.REROLL:
         return A.Reroll(c.attack.player, ())  # keep the dice
+    if c.step is Step.AIM:
+        return next(iter(legal), None)
     if c.step is Step.DEATHBLOW:
         return None  # rolling or declining a deathblow is the player's own call
     return None
@@ -142,7 +144,16 @@ def build(state: State, init_dice: Mapping[str, int]) -> Prompt:
     detail: dict[str, Any] = {"cell": cell, "attackers": [ref(g) for g in c.attack.attackers]}
     if c.step is Step.ROLL:
         n = c.attack.dice - len(c.attack.roll)
-        text = f"{p}: roll {n} attack {'die' if n == 1 else 'dice'} for the fight in {cell}"
+        count = f"{n} attack {'die' if n == 1 else 'dice'}"
+        if c.attack.source and c.attack.target is not None:
+            who = ref(c.attack.attackers[0])
+            text = (f"{p}: roll {count} for {who}'s {c.attack.source} on "
+                    f"{ref(c.attack.target)}")
+        else:
+            text = f"{p}: roll {count} for the fight in {cell}"
+    elif c.step is Step.AIM:
+        who = ref(c.attack.attackers[0])
+        text = f"{p}: {who}'s {c.attack.source}: pick its target"
     elif c.step is Step.DEATHBLOW:
         n = c.attack.dice
         text = f"{p}: deathblow in {cell}: roll {n} attack dice, or decline"

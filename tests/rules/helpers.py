@@ -108,6 +108,11 @@ ABILITY_MINIS = [
     _ab("Imp", [], lineage="Hellbred"),
     _ab("Mimic", ["Copy"]),
     _ab("Lucky", ["Fortunate 2"], power=3),
+    _ab("Raider", ["Blade: Assault 2"]),
+    _ab("Sniper", ["Blade: Warpstrike 2"]),
+    _ab("Charger", ["Charge 2"]),
+    _ab("Lurker", ["Ambush 2"]),
+    _ab("Answerer", ["Strikeback 2"]),
 ]
 
 

@@ -535,3 +535,81 @@ def test_pearlthorn_castle_calls_an_adjacent_ally_once_per_spawn_phase():
     rejects(poor, call, "insufficient_spawn_points")
     rejects(position(wb, placed, phase=Phase.SPAWN, active="p1", spawn_points=3),
             Activate("p1", "p1#1", "Call Adjacent Ally"), "invalid_ability")  # not its own
+
+
+# -- special attacks ---------------------------------------------------------------------
+def test_assault_makes_an_x_power_attack_on_its_target_after_the_attack():
+    from table.dreamblade import Step
+    wb = {"p1": ["Raider"], "p2": ["Brute", "Brute"]}
+    s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "c4"}, first="p2")
+    s, _ = play(s, Attack("p1", "c3", ("p1#0",)), Roll("p1", ("blade", "miss")))
+    rejects(s, AssignBlade("p1", "p1#0", "Assault", "p2#1"), "invalid_target")  # not local
+    s, _ = play(s, AssignBlade("p1", "p1#0", "Assault", "p2#0"))
+    # The regular attack (no damage) is settled; the 2-dice special attack waits.
+    assert s.combat.step is Step.ROLL and s.combat.attack.dice == 2
+    assert s.combat.attack.target == s.game.gid("p2#0")
+    s, _ = play(s, Roll("p1", ("blade", 3)))  # blades are misses: 3 damage, all to p2#0
+    assert s.combat.step is Step.PLACE and s.damage[s.game.gid("p2#0")] == 0
+    s, _ = play(s, legal_actions(s)[0])  # put the disrupted Brute somewhere
+    assert s.combat is None and "c3" in [s.game.board.cell_names[c] for c in s.fought]
+
+
+def test_warpstrike_hits_an_enemy_in_another_cell():
+    wb = {"p1": ["Sniper"], "p2": ["Brute", "Scout"]}
+    s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "a5"}, first="p2")
+    s, _ = play(s, Attack("p1", "c3", ("p1#0",)), Roll("p1", ("blade", "miss")))
+    rejects(s, AssignBlade("p1", "p1#0", "Warpstrike", "p2#0"), "invalid_target")  # local
+    s, _ = play(s, AssignBlade("p1", "p1#0", "Warpstrike", "p2#1"), Roll("p1", (3, 2)),
+                ChooseOutcome("p1", "p2#1", "destroy"))  # 5 damage on a 1/2/3 Scout
+    assert where(s, "p2#1") == "graveyard" and s.kills == [1, 0]
+    assert s.combat is None
+
+
+def test_charge_attacks_when_entering_a_cell_with_enemies():
+    from table.dreamblade import Aim, Move, Step
+    wb = {"p1": ["Charger", "Brute"], "p2": ["Brute", "Scout"]}
+    s = action_phase(wb, {"p1#0": "c2", "p1#1": "a1", "p2#0": "c3", "p2#1": "c3"})
+    s, _ = play(s, Move("p1", "p1#0", "c3"))
+    assert s.combat is not None and s.combat.step is Step.AIM and not s.combat.strike
+    rejects(s, Move("p1", "p1#1", "a2"), "combat_in_progress")
+    rejects(s, Aim("p1", "p1#0", "p1#1"), "invalid_target")
+    s, _ = play(s, Aim("p1", "p1#0", "p2#1"), Roll("p1", (2, 1)),
+                ChooseOutcome("p1", "p2#1", "destroy"))  # 3 damage on a 1/2/3 Scout
+    assert where(s, "p2#1") == "graveyard"
+    assert s.combat is None and not s.fought  # not the cell's combat: c3 may still strike
+    s, _ = play(s, Move("p1", "p1#1", "a2"))  # the shift goes on
+    # Entering an empty cell triggers nothing.
+    s = action_phase(wb, {"p1#0": "c2", "p2#0": "c4"})
+    s, _ = play(s, Move("p1", "p1#0", "c3"))
+    assert s.combat is None
+
+
+def test_ambush_attacks_each_enemy_entering_its_cell():
+    from table.dreamblade import Move
+    wb = {"p1": ["Brute", "Brute"], "p2": ["Lurker"]}
+    s = action_phase(wb, {"p1#0": "c2", "p1#1": "b3", "p2#0": "c3"})
+    s, _ = play(s, Move("p1", "p1#0", "c3"))
+    assert s.combat.attack.player == "p2" and s.combat.attack.target == s.game.gid("p1#0")
+    s, _ = play(s, Roll("p2", (1, "miss")))
+    assert s.combat is None and s.damage[s.game.gid("p1#0")] == 1
+    # A creature spawned into the cell does not "enter" it.
+    s = position(wb, {"p2#0": "e1"}, phase=Phase.SPAWN, active="p1", spawn_points=5)
+    s, _ = play(s, Spawn("p1", "p1#0", "e1"))
+    assert s.combat is None
+
+
+def test_strikeback_answers_an_attack_that_disrupted_and_destroyed_nothing():
+    from table.dreamblade import Step
+    wb = {"p1": ["Brute"], "p2": ["Answerer"]}
+    s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3"}, first="p2")
+    s, _ = play(s, Attack("p1", "c3", ("p1#0",)), Roll("p1", (1, "miss")),
+                AssignDamage("p1", "p2#0", 1))
+    assert s.combat.step is Step.ROLL and s.combat.attack.player == "p2"
+    s, _ = play(s, Roll("p2", (3, "miss")))
+    assert s.combat.step is Step.PLACE  # 3 damage disrupts a 2/3/5 Brute
+    # An attack that disrupts gets no answer.
+    s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3"}, first="p2")
+    s, _ = play(s, Attack("p1", "c3", ("p1#0",)), Roll("p1", (3, "miss")),
+                AssignDamage("p1", "p2#0", 3))
+    assert s.combat.step is Step.PLACE and s.combat.attack.player == "p1"
+    assert not s.combat.specials

@@ -25,6 +25,7 @@ from .actions import (
     Roll,
     Shift,
     Spawn,
+    WailRoll,
 )
 from .board import PLAYERS, Board, MapError, other
 from .catalog import Aspect, Catalog, CatalogError, Kind, MiniatureDef
@@ -72,6 +73,7 @@ __all__ = [
     "State",
     "Status",
     "Step",
+    "WailRoll",
     "Zone",
     "actions",
     "apply",

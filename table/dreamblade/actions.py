@@ -167,6 +167,17 @@ class Aim:
 
 
 @dataclass(frozen=True)
+class WailRoll:
+    """The two six-sided dice a Wail rolls."""
+
+    player: str
+    dice: tuple[int, int]
+
+    def __str__(self) -> str:
+        return f"{self.player} wail {self.dice[0]} {self.dice[1]}"
+
+
+@dataclass(frozen=True)
 class Reroll:
     """Fortunate: pick up these dice (faces as rolled) to roll them again; none: keep
     the roll as it is."""
@@ -247,7 +258,7 @@ class Combat:
 
 
 Action = (Initiative | Spawn | Activate | Move | Shift | Attack | Roll | Reroll | Aim
-          | AssignBlade
+          | WailRoll | AssignBlade
           | AssignDamage | ChooseOutcome | DeclineDeathblow | Place | EndPhase | Combat)
 
 

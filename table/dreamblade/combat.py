@@ -144,6 +144,24 @@ def apply_aim(s: State, a: A.Aim, ev: list[Event]) -> None:
     ev.append(Event("aimed", {"mini": a.mini, "target": a.target}))
 
 
+def apply_wail(s: State, a: A.WailRoll, ev: list[Event]) -> None:
+    """Wail: two six-sided dice; every creature in the dreamscape whose spawn cost is
+    their total is banished, whoever controls it (the wailer too)."""
+    c = _combat(s, a.player, (Step.WAIL,), "roll for a Wail")
+    if len(a.dice) != 2 or any(isinstance(d, bool) or d not in range(1, 7) for d in a.dice):
+        raise InvalidActionError(Code.BAD_DIE_FACE, f"a Wail rolls two six-sided dice (1-6), "
+                                 f"not {a.dice!r}")
+    total = a.dice[0] + a.dice[1]
+    gone = [g for g in range(len(s.zone)) if s.zone[g] is Zone.DREAMSCAPE
+            and s.game.minis[g].d.is_creature and s.game.minis[g].d.cost == total]
+    ev.append(Event("wailed", {"player": a.player, "dice": list(a.dice), "total": total,
+                               "banished": [s.game.ref(g) for g in gone]}))
+    for g in gone:
+        banish(s, g, ev)
+    c.attack = Attack(player=c.player, attackers=(), dice=0, special=True)
+    _next_placement(s, ev)
+
+
 def apply_reroll(s: State, a: A.Reroll, ev: list[Event]) -> None:
     c = _combat(s, a.player, (Step.REROLL,), "reroll dice")
     _check_faces(a.faces)
@@ -238,7 +256,7 @@ def apply_assign_blade(s: State, a: A.AssignBlade, ev: list[Event]) -> None:
                                  f"blade now ({c.attack.blades_left} blade(s) left)")
     ab = dict(blade_abilities(s, g))[a.ability]
     # Targets are checked before anything changes: a refused choice leaves no trace.
-    is_targeted = ab.name in targeted.RULES or ab.name in targeted.UNTARGETED_MAY
+    is_targeted = targeted.handles(ab.name)
     target = dest = None
     if is_targeted:
         target = None if a.target is None else gid(s, a.target)
@@ -636,6 +654,10 @@ def legal_combat_steps(s: State) -> Iterator[A.Action]:
             yield A.Roll(player, (f,))
         if c.step is Step.DEATHBLOW:
             yield A.DeclineDeathblow(player)
+    elif c.step is Step.WAIL:
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                yield A.WailRoll(player, (d1, d2))
     elif c.step is Step.AIM:
         g = c.attack.attackers[0]
         for t in triggers.aim_candidates(s, g):
@@ -647,7 +669,7 @@ def legal_combat_steps(s: State) -> Iterator[A.Action]:
     elif c.step is Step.BLADES:
         for g, key, _ in _blade_options(s):
             name = dict(blade_abilities(s, g))[key].name  # "Crit from p1#3" is a Crit
-            if name in targeted.RULES or name in targeted.UNTARGETED_MAY:
+            if targeted.handles(name):
                 for t, dest in targeted.options(s, g, name):
                     yield A.AssignBlade(player, ref(g), key,
                                         None if t is None else ref(t),

@@ -23,13 +23,14 @@ from .combat import (
     apply_place,
     apply_reroll,
     apply_roll,
+    apply_wail,
     legal_attacks,
     legal_combat_steps,
 )
 from .errors import Code, IllegalActionError, InvalidActionError, RulesError
 from .events import Event
 from .shifting import apply_move, apply_shift, legal_moves
-from .spawn_abilities import apply_activate, legal_activations
+from .spawn_abilities import apply_activate, legal_activations, legal_pending
 from .spawning import apply_spawn, legal_spawns
 from .state import Phase, State
 from .turns import apply_end_phase, apply_initiative, legal_initiatives
@@ -44,6 +45,7 @@ _HANDLERS: dict[type, Callable[[State, object, list[Event]], None]] = {
     A.Roll: apply_roll,  # type: ignore[dict-item]
     A.Reroll: apply_reroll,  # type: ignore[dict-item]
     A.Aim: apply_aim,  # type: ignore[dict-item]
+    A.WailRoll: apply_wail,  # type: ignore[dict-item]
     A.AssignBlade: apply_assign_blade,  # type: ignore[dict-item]
     A.AssignDamage: apply_assign_damage,  # type: ignore[dict-item]
     A.ChooseOutcome: apply_choose_outcome,  # type: ignore[dict-item]
@@ -62,6 +64,11 @@ def apply(state: State, action: A.Action) -> tuple[State, list[Event]]:
     player = getattr(action, "player", None)
     if player is not None and player not in ("p1", "p2"):
         raise InvalidActionError(Code.NOT_YOUR_PHASE, f"unknown player {player!r}")
+    if state.pending and state.combat is None and not isinstance(action, A.Activate):
+        g, name = state.pending[0]
+        raise IllegalActionError(Code.TRIGGER_PENDING,
+                                 f"first resolve {state.game.ref(g)}'s {name} "
+                                 f"({state.game.minis[g].player} chooses)")
     new = state.copy()
     events: list[Event] = []
     handler(new, action, events)
@@ -90,6 +97,8 @@ def legal_actions(state: State) -> list[A.Action]:
         return list(legal_initiatives(s))
     if s.combat is not None:
         return list(legal_combat_steps(s))
+    if s.pending:
+        return list(legal_pending(s))
     assert s.active is not None
     if s.phase is Phase.SPAWN:
         return [*legal_spawns(s), *legal_activations(s), A.EndPhase(s.active)]
@@ -100,6 +109,8 @@ def whose_decision(state: State) -> str | None:
     """The player who must act now (None at initiative and game over)."""
     if state.combat is not None:
         return state.combat.attack.player
+    if state.pending:
+        return state.game.minis[state.pending[0][0]].player
     return state.active
 
 

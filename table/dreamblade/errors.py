@@ -61,6 +61,7 @@ class Code(StrEnum):
     DUPLICATE_MINI = "duplicate_mini"
     LONER = "loner"
     INVALID_ABILITY = "invalid_ability"
+    TRIGGER_PENDING = "trigger_pending"
 
 
 class RulesError(ValueError):

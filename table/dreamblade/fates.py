@@ -37,7 +37,11 @@ def destroy(s: State, g: int, by: str | None, ev: list[Event] | None = None,
         banish(s, g, ev)
         return
     vessel = active_ability(s, g, "Vessel")  # judged while still in the dreamscape
+    reincarnate = active_ability(s, g, "Reincarnate") is not None
     _leave(s, g, Zone.GRAVEYARD)
+    if reincarnate and any(o != g and s.zone[o] is Zone.GRAVEYARD
+                           and s.game.minis[o].d.is_creature for o in s.game.owned[m.pidx]):
+        s.pending = (*s.pending, (g, "Reincarnate"))  # its player picks which creature
     if by is not None and by != m.player:
         s.kills[0 if by == "p1" else 1] += 1
     s.bonus_points[m.pidx] += BONUS_PER_DESTROYED if vessel is None else vessel.number or 0

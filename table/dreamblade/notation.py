@@ -71,6 +71,9 @@ def parse_action(text: str) -> A.Action:
         if not rest:
             raise NotationError(f"expected '{player} roll <face> [<face>...]'")
         return A.Roll(player, tuple(parse_face(w) for w in rest))
+    if verb == "wail":
+        _n(words, 4, f"{player} wail <die> <die>")
+        return A.WailRoll(player, (_int(rest[0], "a die"), _int(rest[1], "a die")))
     if verb == "aim":
         _n(words, 4, f"{player} aim <attacker> <target>")
         return A.Aim(player, rest[0], rest[1])
@@ -114,4 +117,4 @@ def parse_action(text: str) -> A.Action:
         _n(words, 2, f"{player} end")
         return A.EndPhase(player)
     raise NotationError(f"unknown action {verb!r}: spawn, activate, move, attack, roll, reroll, "
-                        "aim, blade, damage, outcome, decline-deathblow, place or end")
+                        "aim, wail, blade, damage, outcome, decline-deathblow, place or end")

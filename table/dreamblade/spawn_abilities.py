@@ -33,7 +33,30 @@ def _usable(s: State, g: int, ab: Ability) -> bool:
     return condition_met(s, g, plain)
 
 
+def pending_ability(s: State, g: int, name: str) -> Ability | None:
+    """The triggered ability waiting as ``(g, name)``, if it is the next one."""
+    if not s.pending or s.pending[0] != (g, name):
+        return None
+    return s.game.minis[g].d.ability(name)
+
+
+def _check_pending(s: State, a: A.Activate) -> tuple[int, Ability, int | None, int | None]:
+    g = gid(s, a.mini)
+    require_own(s, g, a.player)
+    ab = pending_ability(s, g, a.ability)
+    if ab is None:
+        h, name = s.pending[0]
+        raise IllegalActionError(Code.TRIGGER_PENDING,
+                                 f"first resolve {s.game.ref(h)}'s {name}")
+    target = None if a.target is None else gid(s, a.target)
+    dest = None if a.to is None else cell(s, a.to)
+    targeted.check(s, g, ab.name, target, dest)
+    return g, ab, target, dest
+
+
 def check_activate(s: State, a: A.Activate) -> tuple[int, Ability, int | None, int | None]:
+    if s.pending and s.combat is None:
+        return _check_pending(s, a)
     require_phase(s, Phase.SPAWN, a.player, "activate a spawn ability")
     g = gid(s, a.mini)
     require_own(s, g, a.player)
@@ -62,7 +85,7 @@ def check_activate(s: State, a: A.Activate) -> tuple[int, Ability, int | None, i
                                  "spawn points left")
     target = None if a.target is None else gid(s, a.target)
     dest = None if a.to is None else cell(s, a.to)
-    if ab.name in targeted.RULES or ab.name in targeted.UNTARGETED_MAY:
+    if targeted.handles(ab.name):
         targeted.check(s, g, ab.name, target, dest)
     elif target is not None or dest is not None:
         raise IllegalActionError(Code.INVALID_TARGET, f"{ab} takes no target")
@@ -70,16 +93,48 @@ def check_activate(s: State, a: A.Activate) -> tuple[int, Ability, int | None, i
 
 
 def apply_activate(s: State, a: A.Activate, ev: list[Event]) -> None:
+    if s.pending and s.combat is None:
+        g, ab, target, dest = _check_pending(s, a)
+        s.pending = s.pending[1:]
+        targeted.resolve(s, g, ab.name, ab.number, target, dest, ev)
+        ev.append(Event("triggered_resolved", {"mini": a.mini, "ability": str(ab),
+                                               "target": a.target, "to": a.to}))
+        return
     g, ab, target, dest = check_activate(s, a)
     p = player_index(a.player)
     s.spawn_points[p] -= ab.activation.spawn_cost or 0
     s.abilities_used = s.abilities_used | {(g, ab.name)}
-    resolved = ab.name in targeted.RULES or ab.name in targeted.UNTARGETED_MAY
+    resolved = targeted.handles(ab.name)
     if resolved:
         targeted.resolve(s, g, ab.name, ab.number, target, dest, ev)
     ev.append(Event("activated", {"mini": a.mini, "ability": str(ab), "target": a.target,
                                   "to": a.to, "points_left": s.spawn_points[p],
                                   "resolved": resolved}))
+
+
+def legal_pending(s: State) -> Iterator[A.Activate]:
+    """The ways to resolve the next waiting triggered ability."""
+    g, name = s.pending[0]
+    ref = s.game.ref
+    names = s.game.board.cell_names
+    for t, c in targeted.options(s, g, name):
+        yield A.Activate(s.game.minis[g].player, ref(g), name,
+                         None if t is None else ref(t), None if c is None else names[c])
+
+
+def comes_into_play(s: State, g: int, ev: list[Event]) -> None:
+    """``g`` was just spawned: its "comes into play" abilities that have something to
+    choose wait in ``pending``; the others have nothing to do."""
+    for ab in s.game.minis[g].d.abilities:
+        if not ab.activation.comes_into_play:
+            continue
+        known = ab.name in targeted.RULES and ab.name not in targeted.COMBAT_ONLY
+        if known and any(t is not None for t, _ in targeted.options(s, g, ab.name)):
+            s.pending = (*s.pending, (g, ab.name))
+            ev.append(Event("triggered", {"mini": s.game.ref(g), "ability": str(ab)}))
+        else:
+            ev.append(Event("triggered", {"mini": s.game.ref(g), "ability": str(ab),
+                                          "resolved": known}))
 
 
 def legal_activations(s: State) -> Iterator[A.Activate]:
@@ -97,7 +152,7 @@ def legal_activations(s: State) -> Iterator[A.Activate]:
                     or ab.name in targeted.COMBAT_ONLY or not _usable(s, g, ab) \
                     or ab.activation.spawn_cost > s.spawn_points[p]:
                 continue
-            if ab.name in targeted.RULES or ab.name in targeted.UNTARGETED_MAY:
+            if targeted.handles(ab.name):
                 for t, c in targeted.options(s, g, ab.name):
                     yield A.Activate(player, ref(g), ab.name,
                                      None if t is None else ref(t),

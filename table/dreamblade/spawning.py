@@ -166,6 +166,9 @@ def apply_spawn(s: State, a: A.Spawn, ev: list[Event]) -> None:
         s.spawned_into[c] = s.spawned_into.get(c, 0) + 1
     ev.append(Event("spawned", {"mini": a.mini, "cell": a.cell, "cost": cost,
                                 "points_left": s.spawn_points[player_index(a.player)]}))
+    from .spawn_abilities import comes_into_play  # (spawn_abilities imports this module)
+
+    comes_into_play(s, g, ev)
 
 
 def legal_spawns(s: State) -> Iterator[A.Spawn]:

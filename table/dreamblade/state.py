@@ -43,6 +43,7 @@ class Step(StrEnum):
     ROLL = "roll"  # waiting for attack dice
     REROLL = "reroll"  # Fortunate: pick dice up to roll again, or keep them
     AIM = "aim"  # a special attack waits for its target
+    WAIL = "wail"  # Wail: two six-sided dice to roll
     BLADES = "blades"  # blades rolled that must still be assigned
     DAMAGE = "damage"  # damage to assign to local enemies
     OUTCOME = "outcome"  # damage reached both defense and life: disrupt or destroy?
@@ -134,6 +135,9 @@ class State:
     spawn_start_cells: frozenset[int] = frozenset()
     spawned_into: dict[int, int] = field(default_factory=dict)
     abilities_used: frozenset[tuple[int, str]] = frozenset()  # spawn abilities this phase
+    # Triggered abilities waiting for their player's choice (comes into play,
+    # Reincarnate): resolved before anything else is done.
+    pending: tuple[tuple[int, str], ...] = ()
     mode: Mode | None = None
     moved: frozenset[int] = frozenset()
     fought: frozenset[int] = frozenset()
@@ -232,5 +236,5 @@ class State:
                 tuple(self.kills), self.winner, tuple(self.zone), tuple(self.cell),
                 tuple(self.damage), self.mode, self.moved, self.fought,
                 self.spawn_start_cells, tuple(sorted(self.spawned_into.items())),
-                tuple(sorted(self.abilities_used)),
+                tuple(sorted(self.abilities_used)), self.pending,
                 None if self.combat is None else repr(self.combat), self.conquest)

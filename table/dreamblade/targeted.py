@@ -111,18 +111,31 @@ RULES: dict[str, Rule] = {
                   and s.game.minis[g].pidx != s.game.minis[h].pidx),
     "Raise": Rule(lambda s, h, g: s.zone[g] is Zone.GRAVEYARD and s.game.minis[g].d.is_creature
                   and s.game.minis[g].pidx == s.game.minis[h].pidx),
+    "Reincarnate": Rule(lambda s, h, g: g != h and s.zone[g] is Zone.GRAVEYARD
+                        and s.game.minis[g].d.is_creature
+                        and s.game.minis[g].pidx == s.game.minis[h].pidx),
     "Appease": Rule(lambda s, h, g: _creature(s, g)
                     and s.game.minis[g].pidx == s.game.minis[h].pidx),
 }
 # Abilities with no target that still count as a choice (may: do it or not).
 UNTARGETED_MAY = {"Bomb"}
+# Abilities with no target and no choice: activating them is doing them.
+UNTARGETED = {"Wail"}
 # What only means something inside a combat (damage, disruption).
-COMBAT_ONLY = frozenset({"Payback", "Ferocity", "Bomb", "Assault", "Warpstrike"})
+COMBAT_ONLY = frozenset({"Payback", "Ferocity", "Bomb", "Assault", "Warpstrike", "Wail"})
+
+
+def handles(name: str) -> bool:
+    """Is ``name`` one of the abilities this module resolves?"""
+    return name in RULES or name in UNTARGETED_MAY or name in UNTARGETED
 
 
 def options(s: State, h: int, name: str) -> Iterator[tuple[int | None, int | None]]:
     """Every legal (target, destination) for ``h``'s ability ``name``, in gid and cell
     order; (None, None) when the ability may be, or must be, left without a target."""
+    if name in UNTARGETED:
+        yield None, None
+        return
     if name in UNTARGETED_MAY:
         yield None, None
         yield h, None  # Bomb "on" itself: do it
@@ -162,6 +175,10 @@ def resolve(s: State, h: int, name: str, number: int | None, target: int | None,
     """Do it; returns the damage it adds to the combat (0 for most). Outside a combat
     (spawn abilities) only the abilities that need none are activated."""
     c = s.combat
+    if name == "Wail":  # two dice to roll once the current attack is settled
+        assert c is not None
+        c.specials = (*c.specials, (s.game.minis[h].player, h, 0, -1, "Wail"))
+        return 0
     if target is None:
         return 0
     ref = s.game.ref
@@ -193,7 +210,7 @@ def resolve(s: State, h: int, name: str, number: int | None, target: int | None,
         entered(s, target, ev)
     elif name == "Purge":
         s.zone[target] = Zone.GRAVEYARD
-    elif name == "Raise":
+    elif name in ("Raise", "Reincarnate"):
         s.zone[target] = Zone.RESERVES
     elif name == "Appease":
         sacrifice(s, target, ev)

@@ -63,8 +63,14 @@ def begin_next(s: State, ev: list[Event]) -> bool:
     assert c is not None
     while c.specials:
         (player, g, dice, target, source), c.specials = c.specials[0], c.specials[1:]
-        if not _alive(s, g) or dice <= 0:
+        if not _alive(s, g) or (dice <= 0 and source != "Wail"):
             continue
+        if source == "Wail":
+            c.attack = Attack(player=player, attackers=(g,), dice=0, special=True,
+                              source=source)
+            c.step = Step.WAIL
+            ev.append(Event("wail", {"mini": s.game.ref(g), "player": player}))
+            return True
         if target < 0:
             options = aim_candidates(s, g)
             if not options:

@@ -56,6 +56,8 @@ def proposal(state: State) -> A.Action | None:
     """The action the ready button takes: end the phase, or a sensible combat choice
     (damage where it finishes an enemy, destroy over disrupt, the first blade option)."""
     s = state
+    if s.pending and s.combat is None:
+        return next(iter(legal_actions(s)), None)  # the first way to resolve the trigger
     if s.phase in (Phase.SPAWN, Phase.ACTION) and s.combat is None and s.active:
         return A.EndPhase(s.active)
     c = s.combat
@@ -93,6 +95,8 @@ def dice_needed(state: State, init_dice: Mapping[str, int]) -> tuple[DiceNeed, .
     c = s.combat
     if c is not None and c.step in (Step.ROLL, Step.DEATHBLOW):
         return (DiceNeed(c.attack.player, "attack", c.attack.dice - len(c.attack.roll)),)
+    if c is not None and c.step is Step.WAIL:
+        return (DiceNeed(c.attack.player, "init", 2),)  # two six-sided dice
     return ()
 
 
@@ -113,6 +117,12 @@ def build(state: State, init_dice: Mapping[str, int]) -> Prompt:
     options = tuple(str(a) for a in legal[:MAX_OPTIONS])
     names = s.game.board.cell_names
     c = s.combat
+    if c is None and s.pending:
+        g, name = s.pending[0]
+        p = s.game.minis[g].player
+        text = f"{p}: {s.game.ref(g)}'s {name} triggered: choose (before anything else)"
+        return Prompt("trigger", p, text, options, proposal=prop_text,
+                      detail={"mini": s.game.ref(g), "ability": name})
     if c is None:
         p = s.active
         assert p is not None
@@ -154,6 +164,10 @@ def build(state: State, init_dice: Mapping[str, int]) -> Prompt:
     elif c.step is Step.AIM:
         who = ref(c.attack.attackers[0])
         text = f"{p}: {who}'s {c.attack.source}: pick its target"
+    elif c.step is Step.WAIL:
+        who = ref(c.attack.attackers[0])
+        text = (f"{p}: {who}'s Wail: roll two six-sided dice; every creature whose spawn "
+                "cost is their total is banished")
     elif c.step is Step.DEATHBLOW:
         n = c.attack.dice
         text = f"{p}: deathblow in {cell}: roll {n} attack dice, or decline"

@@ -94,6 +94,7 @@ class Session:
         self.desync: list[str] | None = None
         self.confirm: list[Explanation] | None = None
         self.init_dice: dict[str, int] = {}
+        self.wail_dice: list[int] = []  # a Wail's first die, waiting for the second
         self.last_obs: Observation | None = None
         self.follow_camera = True
         self._misreads: set[str] = set()
@@ -358,6 +359,25 @@ class Session:
             raise CommandError("die: the initiative die, 1 to 6")
         self._initiative_die(player, die, source, out)
 
+    def _wail_die(self, ev: DeviceEvent, roller: str, out: list[SessionEvent]) -> None:
+        """A Wail rolls two six-sided dice: two presses of the box's roll button (it
+        rolls one such die a press when not armed for attack dice)."""
+        if ev.player not in (None, roller):
+            self._warn(out, f"{ev.player} rolled, but the Wail is {roller}'s to roll")
+            return
+        self.wail_dice.append(int(ev.faces[0]))
+        self._record("die", {"player": roller, "die": self.wail_dice[-1], "for": "wail"},
+                     "box")
+        if len(self.wail_dice) < 2:
+            self._prompt(out)
+            return
+        dice, self.wail_dice = (self.wail_dice[0], self.wail_dice[1]), []
+        try:
+            self._play(A.WailRoll(roller, dice), "box", out)
+        except RulesError as e:
+            self._warn(out, f"Wail roll refused: {e}")
+        self._after_change(out)
+
     def _initiative_die(self, player: str, die: int, source: str,
                         out: list[SessionEvent]) -> None:
         if self.state.phase is not Phase.INITIATIVE:
@@ -601,6 +621,10 @@ class Session:
 
     def _device_roll(self, ev: DeviceEvent, out: list[SessionEvent]) -> None:
         s = self.state
+        c = s.combat
+        if c is not None and c.step is Step.WAIL and ev.roll_kind == "init":
+            self._wail_die(ev, c.attack.player, out)
+            return
         if ev.roll_kind == "init":
             if s.phase is not Phase.INITIATIVE or ev.player is None:
                 need = [d for d in prompts.dice_needed(s, self.init_dice)

@@ -113,6 +113,10 @@ ABILITY_MINIS = [
     _ab("Charger", ["Charge 2"]),
     _ab("Lurker", ["Ambush 2"]),
     _ab("Answerer", ["Strikeback 2"]),
+    _ab("Zealot", ["Comes into play: Purge"]),
+    _ab("Martyr", ["Comes into play: Appease"], cost=1),
+    _ab("Reborn", ["Reincarnate"], power=1, defense=2, life=2),
+    _ab("Banshee", ["Blade: Wail"], cost=5),
 ]
 
 

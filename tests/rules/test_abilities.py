@@ -613,3 +613,66 @@ def test_strikeback_answers_an_attack_that_disrupted_and_destroyed_nothing():
                 AssignDamage("p1", "p2#0", 3))
     assert s.combat.step is Step.PLACE and s.combat.attack.player == "p1"
     assert not s.combat.specials
+
+
+# -- triggered abilities that wait for a choice ------------------------------------------
+def test_comes_into_play_abilities_are_resolved_before_anything_else():
+    from table.dreamblade import Activate, EndPhase
+    wb = {"p1": ["Zealot", "Brute"], "p2": ["Brute", "Scout"]}
+    s = position(wb, {"p2#0": "c3"}, phase=Phase.SPAWN, active="p1", spawn_points=10)
+    s, _ = play(s, Spawn("p1", "p1#0", "e1"))
+    assert s.pending == ((s.game.gid("p1#0"), "Purge"),)
+    rejects(s, Spawn("p1", "p1#1", "e1"), "trigger_pending")
+    rejects(s, EndPhase("p1"), "trigger_pending")
+    assert legal_actions(s) == [Activate("p1", "p1#0", "Purge", "p2#1")]  # p2#0 is not in
+    rejects(s, Activate("p1", "p1#0", "Purge", "p2#0"), "invalid_target")  # its reserves
+    s, _ = play(s, Activate("p1", "p1#0", "Purge", "p2#1"))
+    assert where(s, "p2#1") == "graveyard" and not s.pending
+    # Nothing to choose (the opponent's reserves are empty): nothing waits.
+    s = position(wb, {"p2#0": "c3", "p2#1": "c4"}, phase=Phase.SPAWN, active="p1",
+                 spawn_points=10)
+    s, _ = play(s, Spawn("p1", "p1#0", "e1"))
+    assert not s.pending
+
+
+def test_appease_must_sacrifice_a_creature_already_there():
+    from table.dreamblade import Activate
+    wb = {"p1": ["Martyr", "Brute", "Brute"], "p2": []}
+    s = position(wb, {"p1#1": "e1"}, phase=Phase.SPAWN, active="p1", spawn_points=10)
+    s, _ = play(s, Spawn("p1", "p1#0", "e1"))
+    rejects(s, Activate("p1", "p1#0", "Appease"), "invalid_target")  # must choose one
+    rejects(s, Spawn("p1", "p1#2", "e1"), "trigger_pending")  # no quick new victim
+    s, _ = play(s, Activate("p1", "p1#0", "Appease", "p1#1"))
+    assert where(s, "p1#1") == "graveyard" and s.bonus_points == [0, 0]
+
+
+def test_reincarnate_returns_another_creature_from_the_graveyard():
+    from table.dreamblade import Activate, whose_decision
+    wb = {"p1": ["Brute"], "p2": ["Reborn", "Scout", "Tower"]}
+    placed = {"p1#0": "c3", "p2#0": "c3", "p2#1": "graveyard", "p2#2": "graveyard"}
+    s, _ = apply(action_phase(wb, placed, first="p2"),
+                 Combat("p1", "c3", ("p1#0",), (2, "miss"), damage=(("p2#0", 2),),
+                        outcomes=(("p2#0", "destroy"),)))
+    assert where(s, "p2#0") == "graveyard" and whose_decision(s) == "p2"
+    assert legal_actions(s) == [Activate("p2", "p2#0", "Reincarnate", "p2#1")]  # not itself
+    s, _ = play(s, Activate("p2", "p2#0", "Reincarnate", "p2#1"))
+    assert where(s, "p2#1") == "reserves"
+    # An empty graveyard (but for itself): nothing happens.
+    s, _ = apply(action_phase(wb, {"p1#0": "c3", "p2#0": "c3"}, first="p2"),
+                 Combat("p1", "c3", ("p1#0",), (2, "miss"), damage=(("p2#0", 2),),
+                        outcomes=(("p2#0", "destroy"),)))
+    assert not s.pending
+
+
+def test_wail_banishes_every_creature_whose_cost_is_the_two_dice_total():
+    from table.dreamblade import Step, WailRoll
+    wb = {"p1": ["Banshee", "Brute", "Scout"], "p2": ["Brute", "Giant"]}
+    placed = {"p1#0": "c3", "p1#1": "a1", "p1#2": "b1", "p2#0": "c3", "p2#1": "e5"}
+    s, _ = _blade_on(wb, placed, ("p1#0",), None, first="p2")
+    s, _ = play(s, AssignBlade("p1", "p1#0", "Wail"))
+    assert s.combat.step is Step.WAIL
+    rejects(s, WailRoll("p1", (0, 7)), "bad_die_face")
+    s, _ = play(s, WailRoll("p1", (1, 2)))  # 3: both Brutes, whoever controls them
+    assert where(s, "p1#1") == "reserves" and where(s, "p2#0") == "reserves"
+    assert where(s, "p1#2") == "b1" and where(s, "p2#1") == "e5"  # costs 2 and 7
+    assert s.combat is None and s.kills == [0, 0]

@@ -405,3 +405,21 @@ def test_a_big_attack_is_rolled_in_parts() -> None:
     assert s.prompt().text == "p1: roll 1 attack die for the fight in c3"
     s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="attack", faces=(3,)))
     assert s.state.combat is not None and s.state.combat.attack.damage_left == 5
+
+
+def test_a_wail_takes_two_presses_of_the_box_roll_button() -> None:
+    wb = {"p1": ["Banshee", "Brute"], "p2": ["Brute"]}
+    s = live(wb, {"p1#0": "c3", "p1#1": "a1", "p2#0": "c3"}, phase=Phase.ACTION,
+             active="p1", first="p2", index=1)
+    s.command({"do": "action", "action": "p1 attack c3 p1#0"})
+    s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="attack", faces=("blade", "miss")))
+    s.command({"do": "action", "action": "p1 blade p1#0 Wail"})
+    assert [(d.player, d.kind, d.n) for d in s.dice_needed()] == [("p1", "init", 2)]
+    assert "Wail" in s.prompt().text
+    s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="init", faces=(1,)))
+    assert s.state.combat is not None  # one die so far
+    s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="init", faces=(2,)))
+    assert s.state.combat is None
+    g = s.game.gid
+    assert s.state.zone[g("p1#1")].value == "reserves"  # a Brute costs 3
+    assert s.state.zone[g("p2#0")].value == "reserves"

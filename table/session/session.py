@@ -357,23 +357,29 @@ class Session:
         die = cmd.get("die")
         if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
             raise CommandError("die: the initiative die, 1 to 6")
+        c = self.state.combat
+        if c is not None and c.step is Step.WAIL:  # the same six-sided die, for a Wail
+            self._wail_die(player, die, source, out)
+            return
         self._initiative_die(player, die, source, out)
 
-    def _wail_die(self, ev: DeviceEvent, roller: str, out: list[SessionEvent]) -> None:
+    def _wail_die(self, player: str | None, die: int, source: str,
+                  out: list[SessionEvent]) -> None:
         """A Wail rolls two six-sided dice: two presses of the box's roll button (it
-        rolls one such die a press when not armed for attack dice)."""
-        if ev.player not in (None, roller):
-            self._warn(out, f"{ev.player} rolled, but the Wail is {roller}'s to roll")
-            return
-        self.wail_dice.append(int(ev.faces[0]))
-        self._record("die", {"player": roller, "die": self.wail_dice[-1], "for": "wail"},
-                     "box")
+        rolls one such die a press when not armed for attack dice), or two typed dice."""
+        c = self.state.combat
+        assert c is not None
+        roller = c.attack.player
+        if player not in (None, roller):
+            raise CommandError(f"{player} rolled, but the Wail is {roller}'s to roll")
+        self.wail_dice.append(die)
+        self._record("die", {"player": roller, "die": die, "for": "wail"}, source)
         if len(self.wail_dice) < 2:
             self._prompt(out)
             return
         dice, self.wail_dice = (self.wail_dice[0], self.wail_dice[1]), []
         try:
-            self._play(A.WailRoll(roller, dice), "box", out)
+            self._play(A.WailRoll(roller, dice), source, out)
         except RulesError as e:
             self._warn(out, f"Wail roll refused: {e}")
         self._after_change(out)
@@ -623,7 +629,10 @@ class Session:
         s = self.state
         c = s.combat
         if c is not None and c.step is Step.WAIL and ev.roll_kind == "init":
-            self._wail_die(ev, c.attack.player, out)
+            try:
+                self._wail_die(ev.player, int(ev.faces[0]), "box", out)
+            except CommandError as e:
+                self._warn(out, str(e))
             return
         if ev.roll_kind == "init":
             if s.phase is not Phase.INITIATIVE or ev.player is None:

@@ -416,9 +416,10 @@ def test_a_wail_takes_two_presses_of_the_box_roll_button() -> None:
     s.command({"do": "action", "action": "p1 blade p1#0 Wail"})
     assert [(d.player, d.kind, d.n) for d in s.dice_needed()] == [("p1", "init", 2)]
     assert "Wail" in s.prompt().text
+    s.device(DeviceEvent("roll", 0.0, "p2", roll_kind="init", faces=(5,)))  # not p2's
     s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="init", faces=(1,)))
     assert s.state.combat is not None  # one die so far
-    s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="init", faces=(2,)))
+    s.command({"do": "initiative", "player": "p1", "die": 2})  # typed on the dashboard
     assert s.state.combat is None
     g = s.game.gid
     assert s.state.zone[g("p1#1")].value == "reserves"  # a Brute costs 3

@@ -207,7 +207,8 @@ function renderDice() {
   for (const d of p.dice) {
     const who = esc(snap.setup.names[d.player]);
     html += `<div>Waiting for the box: <b class="${d.player}">${who}</b> rolls ` +
-      `<span class="big">${d.n}</span> ${d.kind === "init" ? "initiative die" : "attack dice"}` +
+      `<span class="big">${d.n}</span> ${p.step === "wail" ? "six-sided dice (Wail)"
+        : d.kind === "init" ? "initiative die" : "attack dice"}` +
       " — or enter it here:</div>";
     if (d.kind === "init") {
       html += `<div class="faces">` + [1, 2, 3, 4, 5, 6].map((f) =>
@@ -253,7 +254,8 @@ function renderOptions() {
     html += `<p><button data-ready="${p.player}" class="ready" aria-keyshortcuts="Enter">` +
       `Ready: ${esc(p.proposal)}</button></p>`;
   }
-  const shown = p.options.filter((o) => !/ roll /.test(o) && !/ damage /.test(o));
+  // Dice and damage have their own panels.
+  const shown = p.options.filter((o) => !/ (roll|damage|wail) /.test(o));
   if (shown.length) {
     html += `<div class="options">` + shown.map((o) =>
       `<button data-action="${esc(o)}">${esc(o)}</button>`).join("") + "</div>";

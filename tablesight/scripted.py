@@ -175,14 +175,21 @@ class ScriptedTable:
         surplus = [(key, ref) for key, refs in have.items()
                    for ref in refs[want.get(key, 0):]]
         # Moved by an ability: a surplus base of a kind another cell lacks goes there.
+        moved = False
         for (cell, kind), n in sorted(want.items()):
             lack = n - len(have.get((cell, kind), []))
             for _ in range(max(0, lack)):
                 k = next((i for i, (key, _) in enumerate(surplus) if key[1] == kind), None)
                 if k is None:
                     break
-                _, ref = surplus.pop(k)
+                (old, _), ref = surplus.pop(k)
+                self.stats.log.append(f"tidy: {ref} {old} -> {cell} (moved by the rules)")
                 self.put(ref, cell)
+                moved = True
+        if moved:
+            # Until the camera has seen the base in its new cell, the table rightly says
+            # it is misplaced: the players wait for that before their next act.
+            self._wait(lambda: not self.session.desync, 3.0)
         for _, ref in surplus:
             self.stats.removals += 1
             g = s.game.by_ref[ref]

@@ -89,6 +89,10 @@ def table_policy(state: State, legal: Sequence[A.Action], rng: random.Random) ->
     if spawns:
         best = max(game.minis[game.by_ref[a.mini]].d.cost for a in spawns)
         return rng.choice([a for a in spawns if game.minis[game.by_ref[a.mini]].d.cost == best])
+    # Spawn abilities once nothing more can be spawned (a triggered choice: any of them).
+    activations = [a for a in legal if isinstance(a, A.Activate)]
+    if activations:
+        return rng.choice([a for a in activations if a.target is not None] or activations)
     attacks = [a for a in legal if isinstance(a, A.Attack)]
     moves = [a for a in legal if isinstance(a, A.Move)]
     good: list[A.Move] = []

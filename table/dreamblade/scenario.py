@@ -19,6 +19,7 @@ from .catalog import Catalog, CatalogError
 from .engine import apply
 from .errors import Code, RulesError, SetupError
 from .game import REF_RE, Game
+from .notation import NotationError, parse_action
 from .state import State, Zone
 from .validity import Status, status
 
@@ -166,6 +167,14 @@ class _Reader:
                 outcomes=self.mapping(d.get("outcomes"), f"{where}.outcomes", "outcome"),
                 placements=self.mapping(d.get("placements"), f"{where}.placements", "cell"),
                 deathblow=deathblow)
+        if do == "step":
+            # Any single step in its text form: the choices abilities add (targets,
+            # rerolls, aims, spawn abilities, triggered choices) without a JSON shape each.
+            d = _keys(raw, where, {"do", "action"}, set())
+            try:
+                return parse_action(d["action"])
+            except NotationError as e:
+                raise ScenarioError(f"{where}.action: {e}") from None
         if do == "end_phase":
             d = _keys(raw, where, {"do", "player"}, set())
             return A.EndPhase(self.player(d["player"], where))

@@ -59,7 +59,7 @@ class LiveTable:
         self.box = box
         self.cfg = config or VisionConfig()
         self.detector = Detector(layout, self.cfg)
-        self.stabilizer = Stabilizer(self.cfg.stable_frames)
+        self.stabilizer = Stabilizer(self.cfg.stable_frames, self.cfg.static_occlusion_frames)
         self.stats = CameraStats()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -106,7 +106,9 @@ class LiveTable:
         if old is not None:
             old.close()
         self.camera = camera
-        self.stabilizer = type(self.stabilizer)(self.cfg.stable_frames)
+        # A new camera sees the table afresh.
+        self.stabilizer = type(self.stabilizer)(self.cfg.stable_frames,
+                                                self.cfg.static_occlusion_frames)
         self._start_camera()
 
     def use_box(self, box: Any | None) -> None:
@@ -156,8 +158,12 @@ class LiveTable:
             if now >= next_health:
                 next_health = now + HEALTH_EVERY_S
                 h = camera.health()
-                self.session.report_health("camera", h.connected and not h.frozen,
-                                           h.message or "camera ok")
+                message = h.message or "camera ok"
+                covered = self.stabilizer.covered
+                if covered:
+                    message += (f"; {' '.join(sorted(covered))} covered for a while "
+                                "(something lying on the map?)")
+                self.session.report_health("camera", h.connected and not h.frozen, message)
             if frame is None:
                 time.sleep(0.05)
                 continue

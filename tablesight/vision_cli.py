@@ -115,7 +115,7 @@ def cmd_vision_live(args: argparse.Namespace) -> int:
     except CameraError as exc:
         raise UsageError(str(exc)) from None
     det = Detector(layout, cfg)
-    stab = Stabilizer(cfg.stable_frames)
+    stab = Stabilizer(cfg.stable_frames, cfg.static_occlusion_frames)
     out_dir = Path(args.out) if args.out else None
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -46,6 +46,9 @@ class VisionConfig:
     occlusion_margin_mm: float = 12.0
     # temporal stabiliser
     stable_frames: int = 4  # consistent frames before a change is committed
+    # A "hand" that has not moved for this many frames (3 s at 30 fps) is something lying
+    # on the map (a cup, a dice tray, a misread base): it holds only its own cells.
+    static_occlusion_frames: int = 90
 
     @classmethod
     def load(cls, path: str | Path | None) -> VisionConfig:

@@ -3,6 +3,12 @@ after ``stable_frames`` consecutive frames agree on it, and never while a hand i
 the map (any occluded region holds every commit: a move in progress touches two cells,
 and half a move is not a move).
 
+Hands move. An "occlusion" that stays exactly where it is for ``static_frames`` frames
+is something left on the map (a cup, a dice tray) or a base the detector takes for a
+hand; holding every commit for it would freeze the table for good. After that long its
+regions keep their last committed contents and the rest of the board goes on; the
+observation names them in ``occluded``.
+
 Agreement is judged on what the camera sees reliably (how many bases of which owner in
 each region); sticker ids, which a figure can hide in one frame and show in the next,
 are voted over the frames of the streak and the majority is reported.
@@ -42,11 +48,19 @@ class _Region:
 
 
 class Stabilizer:
-    def __init__(self, stable_frames: int = 4) -> None:
+    def __init__(self, stable_frames: int = 4, static_frames: int = 90) -> None:
         self.k = stable_frames
+        self.static_frames = static_frames
         self.regions: dict[str, _Region] = {}
         self.current: Observation | None = None
         self.held_by_hands = 0  # frames during which a hand held every commit
+        self._still: frozenset[str] = frozenset()  # the occluded regions, unchanged...
+        self._still_for = 0  # ...for this many frames
+
+    @property
+    def covered(self) -> frozenset[str]:
+        """Regions under something that has not moved for ``static_frames`` frames."""
+        return self._still if self._still_for >= self.static_frames else frozenset()
 
     @staticmethod
     def _signature(bases) -> int:
@@ -65,7 +79,11 @@ class Stabilizer:
             for r in self.regions.values():
                 r.streak = 0
             return None
-        if det.occluded:
+        occluded = frozenset(det.occluded)
+        if occluded != self._still:
+            self._still, self._still_for = occluded, 0
+        self._still_for += 1
+        if occluded and self._still_for < self.static_frames:
             self.held_by_hands += 1
             for r in self.regions.values():
                 r.streak = 0
@@ -78,6 +96,9 @@ class Stabilizer:
         for region in det.layout.regions:
             bases = by_region.get(region.name, [])
             st = self.regions.setdefault(region.name, _Region())
+            if region.name in occluded:  # a still occluder: keep what was there
+                st.streak = 0
+                continue
             sig = self._signature(bases)
             if sig != st.pending:
                 st.pending, st.streak, st.tracks = sig, 1, []
@@ -94,7 +115,7 @@ class Stabilizer:
         if any(r.committed is None for r in self.regions.values()):
             return None  # the first board is published only once every region is settled
         regions = {name: tuple(r.committed or ()) for name, r in self.regions.items()}
-        self.current = Observation(t, frame, regions, frozenset())
+        self.current = Observation(t, frame, regions, occluded)
         return self.current
 
     def _vote(self, st: _Region, bases) -> None:

@@ -117,3 +117,31 @@ def test_image_folder_health_reports_frozen(tmp_path):
         pass
     health = src.health(now=src.last_time)
     assert health.frozen and "frozen" in health.message and health.frames == 90
+
+
+def test_something_left_on_the_map_holds_only_its_own_cells(layout, renderer):
+    """A 'hand' that does not move (a cup, a tray) cannot freeze the table: after
+    ``static_frames`` its cells keep what they had and the rest of the board goes on."""
+    rng = np.random.default_rng(23)
+    before = random_scene(layout, rng, 6, figures=False)
+    far = next(r for r in layout.cells if r.name == "e1")
+    newcomer = type(before.bases[0])(*far.center, "p1", 3, 26.0)
+    cup = Hand(*next(r for r in layout.cells if r.name == "a5").center, "top", 60.0)
+    frames = [Scene(layout, before.bases)] * 5
+    frames += [Scene(layout, [*before.bases, newcomer], [cup])] * 16
+    det, stab = Detector(layout), Stabilizer(4, static_frames=8)
+    commits = []
+    for i, sc in enumerate(frames):
+        img = renderer.render(sc, Conditions(tilt_deg=8, noise=2), (1280, 720), seed=23,
+                              frame_seed=i)
+        obs = stab.push(det.detect(img), i / 30, i)
+        if obs is not None:
+            commits.append((i, obs))
+    assert commits[0][0] == 3  # the first board
+    assert len(commits) > 1, "the rest of the board must go on"
+    i, obs = commits[1]
+    assert i >= 5 + 8 - 1, "not before the occluder has been still long enough"
+    assert "a5" in obs.occluded and "a5" in stab.covered
+    assert len(obs.regions["e1"]) == region_counts(before).get("e1", 0) + 1
+    # The covered cells keep what was last committed there.
+    assert obs.regions["a5"] == commits[0][1].regions["a5"]

@@ -61,8 +61,11 @@ class OcclusionFinder:
             # base-sized discs: either way, not bases.
             too_wide = float(dt[comp].max()) > wide
             unexplained = int(np.count_nonzero(rest[comp]))
-            if too_wide or (area >= self.cfg.hand_area_bases * quarter
-                            and unexplained > 1.5 * quarter):
+            # Wide but almost all base: a base with a halo of shadow, not a hand (a hand
+            # is wide *and* mostly outside the bases).
+            if (too_wide and unexplained > 1.5 * quarter) or (
+                    area >= self.cfg.hand_area_bases * quarter
+                    and unexplained > 1.5 * quarter):
                 hand[comp] = 255
         hand = cv2.resize(hand, (full_shape[1], full_shape[0]), interpolation=cv2.INTER_NEAREST)
         occluded: set[str] = set()

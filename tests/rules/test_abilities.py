@@ -676,3 +676,14 @@ def test_wail_banishes_every_creature_whose_cost_is_the_two_dice_total():
     assert where(s, "p1#1") == "reserves" and where(s, "p2#0") == "reserves"
     assert where(s, "p1#2") == "b1" and where(s, "p2#1") == "e5"  # costs 2 and 7
     assert s.combat is None and s.kills == [0, 0]
+
+
+def test_a_compound_combat_leaves_its_special_attacks_to_step_actions():
+    from table.dreamblade import Step
+    wb = {"p1": ["Raider"], "p2": ["Brute"]}
+    s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3"}, first="p2")
+    s, _ = apply(s, Combat("p1", "c3", ("p1#0",), ("blade", "miss"),
+                           blades=(("p1#0", "Assault", "p2#0"),)))
+    assert s.combat.step is Step.ROLL and s.combat.attack.source == "Assault"
+    s, _ = play(s, Roll("p1", (1, 1)))
+    assert s.combat is None and s.damage[s.game.gid("p2#0")] == 2

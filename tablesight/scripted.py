@@ -257,8 +257,10 @@ class ScriptedTable:
         if s.confirm:
             self.stats.confirms += 1
             want = self._what(a)
-            pick = next((i for i, e in enumerate(s.confirm)
-                         if any(self._what(x) == want for x in e.actions)), None)
+            # The reading that is just this act; failing that, the shortest one with it.
+            fits = sorted((len(e.actions), i) for i, e in enumerate(s.confirm)
+                          if any(self._what(x) == want for x in e.actions))
+            pick = fits[0][1] if fits else None
             try:  # a person at the dashboard picks what really happened
                 if pick is not None:
                     s.command({"do": "choose", "option": pick}, source="dashboard")

@@ -22,6 +22,15 @@ ATTACK_FACES: tuple[Face, ...] = (1, 2, 3, "miss", "blade")
 OUTCOMES = ("disrupt", "destroy")
 
 
+def _with_target(text: str, a: AssignBlade | Activate) -> str:
+    """The text form's optional "on <target>" and "to <cell>" (see ``notation``)."""
+    if a.target is not None:
+        text += f" on {a.target}"
+    if a.to is not None:
+        text += f" to {a.to}"
+    return text
+
+
 def face_str(face: Face) -> str:
     return str(face)
 
@@ -104,12 +113,7 @@ class AssignBlade:
     to: str | None = None  # a cell, for abilities that move their target
 
     def __str__(self) -> str:
-        text = f"{self.player} blade {self.mini} {self.ability}"
-        if self.target is not None:
-            text += f" on {self.target}"
-        if self.to is not None:
-            text += f" to {self.to}"
-        return text
+        return _with_target(f"{self.player} blade {self.mini} {self.ability}", self)
 
 
 @dataclass(frozen=True)
@@ -146,12 +150,7 @@ class Activate:
     to: str | None = None
 
     def __str__(self) -> str:
-        text = f"{self.player} activate {self.mini} {self.ability}"
-        if self.target is not None:
-            text += f" on {self.target}"
-        if self.to is not None:
-            text += f" to {self.to}"
-        return text
+        return _with_target(f"{self.player} activate {self.mini} {self.ability}", self)
 
 
 @dataclass(frozen=True)

@@ -670,10 +670,8 @@ def legal_combat_steps(s: State) -> Iterator[A.Action]:
         for g, key, _ in _blade_options(s):
             name = dict(blade_abilities(s, g))[key].name  # "Crit from p1#3" is a Crit
             if targeted.handles(name):
-                for t, dest in targeted.options(s, g, name):
-                    yield A.AssignBlade(player, ref(g), key,
-                                        None if t is None else ref(t),
-                                        None if dest is None else names[dest])
+                for t, dest in targeted.option_refs(s, g, name):
+                    yield A.AssignBlade(player, ref(g), key, t, dest)
             else:
                 yield A.AssignBlade(player, ref(g), key)
     elif c.step is Step.DAMAGE:

@@ -115,11 +115,8 @@ def apply_activate(s: State, a: A.Activate, ev: list[Event]) -> None:
 def legal_pending(s: State) -> Iterator[A.Activate]:
     """The ways to resolve the next waiting triggered ability."""
     g, name = s.pending[0]
-    ref = s.game.ref
-    names = s.game.board.cell_names
-    for t, c in targeted.options(s, g, name):
-        yield A.Activate(s.game.minis[g].player, ref(g), name,
-                         None if t is None else ref(t), None if c is None else names[c])
+    for t, c in targeted.option_refs(s, g, name):
+        yield A.Activate(s.game.minis[g].player, s.game.ref(g), name, t, c)
 
 
 def comes_into_play(s: State, g: int, ev: list[Event]) -> None:
@@ -143,7 +140,6 @@ def legal_activations(s: State) -> Iterator[A.Activate]:
     player = s.active
     p = player_index(player)
     ref = s.game.ref
-    names = s.game.board.cell_names
     for g in s.game.owned[p]:
         if s.zone[g] is not Zone.DREAMSCAPE:
             continue
@@ -153,9 +149,7 @@ def legal_activations(s: State) -> Iterator[A.Activate]:
                     or ab.activation.spawn_cost > s.spawn_points[p]:
                 continue
             if targeted.handles(ab.name):
-                for t, c in targeted.options(s, g, ab.name):
-                    yield A.Activate(player, ref(g), ab.name,
-                                     None if t is None else ref(t),
-                                     None if c is None else names[c])
+                for t, c in targeted.option_refs(s, g, ab.name):
+                    yield A.Activate(player, ref(g), ab.name, t, c)
             else:
                 yield A.Activate(player, ref(g), ab.name)

@@ -157,6 +157,13 @@ def options(s: State, h: int, name: str) -> Iterator[tuple[int | None, int | Non
         yield None, None
 
 
+def option_refs(s: State, h: int, name: str) -> Iterator[tuple[str | None, str | None]]:
+    """``options`` as action fields: (target ref, cell name)."""
+    names = s.game.board.cell_names
+    for t, c in options(s, h, name):
+        yield (None if t is None else s.game.ref(t)), (None if c is None else names[c])
+
+
 def check(s: State, h: int, name: str, target: int | None, dest: int | None) -> None:
     """Raise ``invalid_target`` unless (target, dest) is a legal choice."""
     if (target, dest) in set(options(s, h, name)):

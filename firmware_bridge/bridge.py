@@ -28,6 +28,11 @@ from table.device import DeviceEvent
 
 from . import protocol as P
 
+# How often HELLO? is repeated until the box answers. The box keeps at most 40 unacknowledged
+# events, and events are ignored until the handshake: on a noisy cable each try fails often
+# (a corrupted byte in either direction), so try often; a HELLO? costs 15 bytes.
+HELLO_RETRY = 0.05
+
 
 class DeviceError(RuntimeError):
     """The box did not answer, or refused a command."""
@@ -136,7 +141,7 @@ class TableBox:
                 now = time.monotonic()
                 if not self._hello.is_set() and now >= next_hello:
                     self._write(P.hello_query())
-                    next_hello = now + 0.2
+                    next_hello = now + HELLO_RETRY
                 if now - self._rx_time > self.heartbeat_timeout:
                     self._connection_lost(f"no heartbeat for {self.heartbeat_timeout:.1f} s")
                     break

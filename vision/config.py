@@ -32,8 +32,8 @@ class VisionConfig:
     max_radius_fraction: float = 1.35  # larger peaks are not bases (hands, arms)
     # identify
     sticker_fraction: float = 0.9  # sticker radius / foreground disc radius (dark base rim)
-    tag_margin: float = 0.18  # best id must beat every other by this share of the evidence
-    tag_agreement: float = 0.8  # share of the evidence the best id must explain
+    tag_margin: float = 0.12  # best id must beat every other by this share of the evidence
+    tag_agreement: float = 0.85  # share of the evidence the best id must explain
     min_owner_share: float = 0.65
     black_value: float = 0.38  # normalised brightness under which a sample is ink
     color_saturation: float = 0.40  # saturation over which a sample is a player colour
@@ -44,6 +44,7 @@ class VisionConfig:
     hand_dark_diff: float = 0.10  # the looser difference used to find hands
     hand_sat_diff: float = 0.12
     occlusion_margin_mm: float = 12.0
+    sheet_border_mm: float = 8.0  # strip along the sheet's edge not searched for hands
     # temporal stabiliser
     stable_frames: int = 4  # consistent frames before a change is committed
     # A "hand" that has not moved for this many frames (3 s at 30 fps) is something lying

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from .tags import FAMILY as TAG_FAMILY
+
 LAYOUT_FORMAT = "tablesight-layout/1"
 
 
@@ -80,7 +82,7 @@ class Layout:
     regions: tuple[Region, ...]
     base_diameters: tuple[float, float]  # smallest and largest, mm
     players: dict[str, str]  # player -> colour "#rrggbb"
-    tag_family: str = "tablesight-ring10"
+    tag_family: str = TAG_FAMILY
     raw: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     # -- access -----------------------------------------------------------------------
@@ -159,10 +161,12 @@ class Layout:
             raise LayoutError("every region needs a polygon of at least three points")
         if not hasattr(__import__("cv2").aruco, dictionary):
             raise LayoutError(f"unknown marker dictionary {dictionary!r}")
-        tags = d.get("tags", {})
+        family = str(d.get("tags", {}).get("family", TAG_FAMILY))
+        if family != TAG_FAMILY:
+            raise LayoutError(f"layout's stickers are of family {family!r}; this detector "
+                              f"reads {TAG_FAMILY!r} (print the map and stickers again)")
         return cls(str(d.get("name", "unnamed")), str(d.get("game", "")), sheet, dictionary,
-                   markers, regions, base, players,
-                   str(tags.get("family", "tablesight-ring10")), d)
+                   markers, regions, base, players, family, d)
 
     @classmethod
     def load(cls, path: str | Path) -> Layout:

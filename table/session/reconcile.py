@@ -23,6 +23,9 @@ from table.observation import Observation, ObservedBase
 
 MAX_STEPS = 4  # physical actions one observation may explain (two hands, quick players)
 MAX_NODES = 4000  # search budget per observation: a bound, never reached in play
+# Sticker ids per player in ``tablesight print stickers``' numbering (vision.tags has the
+# same number; a test holds them equal): a warband holds at most 16 miniatures.
+STICKERS_PER_PLAYER = 16
 
 
 @dataclass(frozen=True)
@@ -33,11 +36,11 @@ class Stickers:
 
     @classmethod
     def default(cls, warbands: Mapping[str, Sequence[str]]) -> Stickers:
-        # The numbering ``tablesight print stickers`` uses: p1 0-19, p2 20-39, by index.
+        # The numbering ``tablesight print stickers`` uses: p1 0-15, p2 16-31, by index.
         out: dict[int, str] = {}
         for pidx, player in enumerate(("p1", "p2")):
             for i in range(len(warbands.get(player, ()))):
-                out[pidx * 20 + i] = f"{player}#{i}"
+                out[pidx * STICKERS_PER_PLAYER + i] = f"{player}#{i}"
         return cls(out)
 
     def to_dict(self) -> dict[str, str]:

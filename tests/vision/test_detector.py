@@ -35,14 +35,16 @@ def score(scene, det):
 
 
 @pytest.mark.parametrize("cond", [Conditions(), Conditions(tilt_deg=35, yaw_deg=6),
-                                  Conditions(light=0.45, noise=5)],
-                         ids=["clean", "tilt", "dim"])
+                                  Conditions(light=0.45, noise=5), Conditions(shadow=0.5)],
+                         ids=["clean", "tilt", "dim", "shadow"])
 def test_detects_every_base_and_owner_and_never_a_wrong_id(layout, renderer, cond):
     for seed in (1, 2):
         scene = random_scene(layout, np.random.default_rng(seed), 22, figures=False)
         frame = renderer.render(scene, cond, (1280, 720), seed=seed)
         det = Detector(layout).detect(frame)
         assert det.fix.found and det.fix.reprojection_px < 3
+        # No hand in these scenes: the edge of a cast shadow is not one either.
+        assert det.occluded == set()
         occupancy, owners, read, wrong = score(scene, det)
         assert occupancy == 1.0
         assert owners >= 0.95

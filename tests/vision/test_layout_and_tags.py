@@ -54,23 +54,42 @@ def test_layout_round_trip_and_errors(layout, tmp_path):
 
 
 def test_codebook_properties():
-    book = tags.codebook()
-    assert len(book) == tags.MAX_IDS
-    for i, a in enumerate(book):
-        rots = tags._rotations(a)
-        assert len(set(rots)) == tags.SECTORS  # not periodic
-        assert 3 <= a.bit_count() <= tags.SECTORS - 3
-        for b in book[i + 1:]:
-            assert min(tags._distance(r, b) for r in rots) >= 2
+    """The properties the stored patterns were chosen for (see ``vision/tags.py``)."""
+    words = tags.CODEWORDS
+    assert len(words) == tags.IDS_PER_PLAYER >= 16  # a Dreamblade warband: 16 at most
+    assert len(tags.codebook()) == tags.MAX_IDS
+    for i, a in enumerate(words):
+        assert len(set(tags._rotations(a))) == tags.SECTORS  # aperiodic
+        assert 5 <= a.bit_count() <= 7  # balanced: ink and colour both well visible
+        for b in words[i + 1:]:
+            # One misread wedge never turns one pattern into another, at any rotation...
+            assert min(tags._distance(r, b) for r in tags._rotations(a)) >= 2
+            # ... and blurred by a third of a wedge they stay apart.
+            assert tags.blurred_margin(a, b) >= 0.25 and tags.blurred_margin(b, a) >= 0.25
+
+
+def test_the_table_and_the_printer_number_stickers_alike():
+    from table.session.reconcile import STICKERS_PER_PLAYER, Stickers
+
+    assert STICKERS_PER_PLAYER == tags.IDS_PER_PLAYER
+    refs = Stickers.default({"p1": ["a"] * 16, "p2": ["b"] * 16}).ref_of
+    assert sorted(k for k, v in refs.items() if v.startswith("p1")) == list(tags.player_ids(0))
+    assert sorted(k for k, v in refs.items() if v.startswith("p2")) == list(tags.player_ids(1))
 
 
 @given(st.integers(0, tags.MAX_IDS - 1), st.integers(0, 59))
 def test_soft_decoding_recovers_any_rotation(tag_id, shift):
     bits = np.repeat(np.array(tags.bits_of(tag_id), np.float32) * 2 - 1, 6)
-    got, margin, agreement = tags.decode_soft(np.roll(bits, shift))
-    assert got == tag_id and agreement == 1.0 and margin > 0
+    player = tags.player_ids(tag_id // tags.IDS_PER_PLAYER)
+    got, margin, agreement = tags.decode_soft(np.roll(bits, shift), player)
+    assert got == tag_id and agreement == 1.0 and margin >= 0.39
+
+
+def test_unknown_tag_id_is_a_clear_error():
+    with pytest.raises(ValueError, match="no sticker id 32"):
+        tags.bits_of(32)
 
 
 def test_player_id_ranges_are_disjoint():
     p1, p2 = tags.player_ids(0), tags.player_ids(1)
-    assert not set(p1) & set(p2) and len(p1) >= 16 and len(p2) >= 16
+    assert not set(p1) & set(p2) and len(p1) == len(p2) == 16

@@ -22,7 +22,9 @@ def test_hands_never_commit_and_the_move_lands(layout, renderer):
     rng = np.random.default_rng(21)
     before = random_scene(layout, rng, 12, figures=True)
     moving = before.bases[0]
-    dest = next(r for r in layout.cells if r.name == "c3")
+    # An empty cell, so the moved base lands clear of the others.
+    taken = {layout.region_at(b.x, b.y).name for b in before.bases}
+    dest = next(r for r in layout.cells if r.name not in taken and r.name[0] in "bcd")
     after = Scene(layout, [*before.bases[1:], type(moving)(*dest.center, moving.owner,
                                                             moving.tag, moving.diameter)])
     frames = [before] * 6

@@ -25,7 +25,7 @@ def illumination(gray: np.ndarray) -> np.ndarray:
     # A max filter a little wider than the largest base (in working pixels) removes
     # bases and figures; the blur smooths the steps between windows.
     small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
-    small = cv2.dilate(small, np.ones((11, 11), np.uint8))
+    small = cv2.morphologyEx(small, cv2.MORPH_CLOSE, np.ones((11, 11), np.uint8))
     small = cv2.GaussianBlur(small, (0, 0), 2.0)
     big = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
     return np.maximum(big, 1.0)
@@ -61,6 +61,12 @@ class ForegroundModel:
             pts = (np.array(r.polygon) * s).round().astype(np.int32)
             cv2.fillPoly(region_mask, [pts], 255)
         self.region_mask = region_mask
+        # Hands are looked for on the sheet, not along its edge, where a blurred frame
+        # mixes in the table beyond it (a long thin "change" that would pass for an arm).
+        b = int(round(config.sheet_border_mm * s))
+        sheet_inner = np.zeros_like(region_mask)
+        sheet_inner[b:self.size[1] - b, b:self.size[0] - b] = 255
+        self.sheet_inner = sheet_inner
         self.to_sheet = np.diag([1 / s, 1 / s, 1.0])  # working px -> mm
         # Largest area one base (with its dark rim) can cover, in working pixels.
         self.disc_area = float(np.pi * (layout.base_diameters[1] / 2 * 1.2 * s) ** 2)
@@ -88,7 +94,7 @@ class ForegroundModel:
         # Skin and sleeves differ from paper less than a sticker does: a looser mask,
         # used only to find hands, catches them.
         loose = ((darker > self.cfg.hand_dark_diff) | (more_sat > self.cfg.hand_sat_diff))
-        loose = loose.astype(np.uint8) * 255
+        loose = (loose.astype(np.uint8) * 255) & self.sheet_inner
         loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         return Foreground(rect, illum, fill_holes(mask, self.disc_area), self.scale,
                           fill_holes(loose))

@@ -27,6 +27,8 @@ ANGLES = 60  # samples around the ring (6 per wedge)
 # true edge (where the owner colour stops), fine enough to read the wedges inside it.
 RADII = tuple(np.round(np.arange(0.5, 1.251, 0.05), 3))
 _RADII = np.array(RADII, np.float32)
+# Paper this bright (0-255) is in a glare spot: the camera clips, black prints grey.
+GLARE_PAPER = 245.0
 
 
 @dataclass
@@ -88,13 +90,13 @@ class Identifier:
                             borderMode=cv2.BORDER_REPLICATE)
         papers = np.repeat(arr[:, 3], len(RADII))
         dense = self.classify(samples, papers).reshape(n, len(RADII), ANGLES)
-        return [self._decide(dense[k]) for k in range(n)]
+        return [self._decide(dense[k], glare=arr[k, 3] >= GLARE_PAPER) for k in range(n)]
 
     def identify(self, frame: np.ndarray, homography: np.ndarray, cx_mm: float, cy_mm: float,
                  r_mm: float, paper: float) -> Identity:
         return self.identify_many(frame, homography, [(cx_mm, cy_mm, r_mm, paper)])[0]
 
-    def _decide(self, dense: np.ndarray) -> Identity:
+    def _decide(self, dense: np.ndarray, glare: bool = False) -> Identity:
         colored = (dense > 0).mean(axis=1)
         edge = float(RADII[-1])
         if colored.max() > 0:
@@ -127,6 +129,10 @@ class Identifier:
         ink = ((dense == 0) * weights[:, None]).sum(axis=0)
         col = ((dense == mine) * weights[:, None]).sum(axis=0)
         if col.sum() > 0 and ink.sum() < 0.05 * col.sum():
+            if glare:
+                # Under a glare spot black wedges wash out to grey: no ink seen is not
+                # "no sticker".
+                return Identity(owner, owner_conf, None, "unreadable", 0.0)
             return Identity(owner, owner_conf, None, "none", round(owner_conf, 3))
         # The colour says whose sticker it is, so only that player's ids compete.
         tag_id, margin, agreement = tags.decode_soft((ink - col).astype(np.float32),

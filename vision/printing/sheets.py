@@ -75,7 +75,7 @@ def print_map(layout: Layout, out_dir: Path, dpi: float = 150.0, paper: str = "a
 
 
 def sticker_ids(player: str, count: int) -> list[int]:
-    """Sticker ids of a player's warband: p1 uses 0-19, p2 uses 20-39 (by warband index)."""
+    """Sticker ids of a player's warband: p1 uses 0-15, p2 uses 16-31 (by warband index)."""
     ids = tags.player_ids(0 if player == "p1" else 1)
     if count > len(ids):
         raise ValueError(f"at most {len(ids)} stickers per player")

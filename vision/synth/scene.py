@@ -293,7 +293,7 @@ def random_scene(layout: Layout, rng: np.random.Generator, n_bases: int = 14,
     bases: list[Base] = []
     regions = list(layout.regions)
     cells = [r for r in regions if r.role == "cell"]
-    ids = {"p1": list(range(0, 20)), "p2": list(range(20, 40))}
+    ids = {"p1": list(tags.player_ids(0)), "p2": list(tags.player_ids(1))}
     for p in ids:
         rng.shuffle(ids[p])
     tries = 0

@@ -142,12 +142,19 @@ def cmd_bench_vision(args: argparse.Namespace) -> int:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    print(f"{'condition':<10} {'identity':>8} {'read':>6} {'precis':>7} {'owner':>6} "
-          f"{'recall':>6} {'occup':>6} {'locate':>6}")
+    print(f"{'condition':<10} {'size':<6} {'identity':>8} {'read':>6} {'precis':>7} "
+          f"{'owner':>6} {'recall':>6} {'occup':>6} {'falseocc':>8} {'locate':>6}")
+    rows = []
     for name, m in result["conditions"].items():
-        print(f"{name:<10} {m['identity_accuracy']:>8.4f} {m['identity_read_rate']:>6.3f} "
-              f"{m['identity_precision']:>7.4f} {m['owner_accuracy']:>6.3f} "
-              f"{m['base_recall']:>6.3f} {m['occupancy_accuracy']:>6.4f} "
+        sizes = [k for k, v in m.items() if isinstance(v, dict)]
+        rows.append((name, "720p", m))
+        rows.extend((name, k, m[k]) for k in sizes)
+    rows.extend(("all-hands", k, m) for k, m in result["all_but_hands"].items())
+    for name, size, m in rows:
+        print(f"{name:<10} {size:<6} {m['identity_accuracy']:>8.4f} "
+              f"{m['identity_read_rate']:>6.3f} {m['identity_precision']:>7.4f} "
+              f"{m['owner_accuracy']:>6.3f} {m['base_recall']:>6.3f} "
+              f"{m['occupancy_accuracy']:>6.4f} {m['false_occlusion_rate']:>8.4f} "
               f"{m['map_localization_rate']:>6.2f}")
     print("hand sequences:", result["hand_sequences"])
     for mode in ("ms_per_frame_single_image", "ms_per_frame_stream"):

@@ -46,6 +46,8 @@ def test_layout_round_trip_and_errors(layout, tmp_path):
         ({**data, "markers": {**data["markers"], "items": data["markers"]["items"][:1]}},
          "two markers"),
         ({k: v for k, v in data.items() if k != "regions"}, "missing"),
+        # Stickers printed with an older code would be misread: refused, not guessed.
+        ({**data, "tags": {"family": "tablesight-ring10"}}, "print the map and stickers"),
     ]:
         with pytest.raises(LayoutError, match=needle):
             Layout.from_dict(broken)

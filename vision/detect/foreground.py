@@ -1,7 +1,7 @@
 """Stage 2: the top-down working image and what differs from the empty printed map.
 
 The frame is warped to sheet coordinates at ``px_per_mm``. Brightness is divided by an
-illumination estimate (a max-filter of a small copy: paper is the brightest thing
+illumination estimate (a closing of a small copy: paper is the brightest thing
 almost everywhere), so dim light, gradients and soft shadows cancel out. The same is
 done to the reference (the map as printed); a pixel is foreground when it is much
 darker than the reference there, or much more saturated.
@@ -22,8 +22,10 @@ from ..printing.mapart import render_reference
 def illumination(gray: np.ndarray) -> np.ndarray:
     """Smooth estimate of the paper's brightness everywhere (float32, >= 1)."""
     h, w = gray.shape
-    # A max filter a little wider than the largest base (in working pixels) removes
-    # bases and figures; the blur smooths the steps between windows.
+    # A closing (max filter, then min filter) a little wider than the largest base (in
+    # working pixels) removes bases and figures; unlike a max filter alone it follows a
+    # gradient, so the edge of a cast shadow is light, not something on the map. The blur
+    # smooths the steps between windows.
     small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
     small = cv2.morphologyEx(small, cv2.MORPH_CLOSE, np.ones((11, 11), np.uint8))
     small = cv2.GaussianBlur(small, (0, 0), 2.0)
@@ -55,6 +57,16 @@ class ForegroundModel:
         ref_gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY)
         self.ref_norm = ref_gray.astype(np.float32) / illumination(ref_gray)
         self.ref_sat = saturation(ref)
+        # The tests of ``extract`` as thresholds per pixel, computed once: a pixel is dark
+        # when grey < light x (reference - dark_diff), saturated when its saturation
+        # (0-255) exceeds the reference's by sat_diff. Per frame that is one multiply
+        # and a compare per test instead of a chain of float images.
+        c = config
+        self.dark_below = (self.ref_norm - c.dark_diff).astype(np.float32)
+        self.loose_below = (self.ref_norm - c.hand_dark_diff).astype(np.float32)
+        sat255 = self.ref_sat * 255
+        self.sat_above = np.clip(sat255 + c.sat_diff * 255, 0, 255).astype(np.uint8)
+        self.loose_sat_above = np.clip(sat255 + c.hand_sat_diff * 255, 0, 255).astype(np.uint8)
         # Only cells and zones hold bases; markers and margins are ignored.
         region_mask = np.zeros((self.size[1], self.size[0]), np.uint8)
         for r in layout.regions:
@@ -82,19 +94,19 @@ class ForegroundModel:
         rect = self.rectify(frame, homography)
         gray = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
         illum = illumination(gray)
-        norm = gray.astype(np.float32) / illum
-        darker = self.ref_norm - norm
-        more_sat = saturation(rect) - self.ref_sat
-        dark = darker > self.cfg.dark_diff
-        sat = (more_sat > self.cfg.sat_diff) & (norm > 0.2)
-        mask = ((dark | sat).astype(np.uint8) * 255) & self.region_mask
+        g = gray.astype(np.float32)
+        sat = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)[..., 1]
+        dark = g < illum * self.dark_below
+        # Saturated, and not black (noise makes black pixels' saturation jump).
+        vivid = (sat > self.sat_above) & (g > 0.2 * illum)
+        mask = ((dark | vivid).view(np.uint8) * 255) & self.region_mask
         kernel = np.ones((3, 3), np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
         # Skin and sleeves differ from paper less than a sticker does: a looser mask,
         # used only to find hands, catches them.
-        loose = ((darker > self.cfg.hand_dark_diff) | (more_sat > self.cfg.hand_sat_diff))
-        loose = (loose.astype(np.uint8) * 255) & self.sheet_inner
+        loose = (g < illum * self.loose_below) | (sat > self.loose_sat_above)
+        loose = (loose.view(np.uint8) * 255) & self.sheet_inner
         loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         return Foreground(rect, illum, fill_holes(mask, self.disc_area), self.scale,
                           fill_holes(loose))

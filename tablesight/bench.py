@@ -4,6 +4,7 @@ no test asserts on time."""
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import platform
 import random
@@ -254,6 +255,20 @@ def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
     return report
 
 
+def _clear_spot(layout: Layout, others: list, diameter: float, rng: Any) -> tuple[float, float]:
+    """A cell's centre, or a point in it, where a base of ``diameter`` touches no other
+    base (a real hand cannot put a base on top of another)."""
+    cells = list(layout.cells)
+    for _ in range(500):
+        cell = cells[int(rng.integers(len(cells)))]
+        x0, y0, x1, y1 = cell.bbox
+        x = float(rng.uniform(x0 + diameter, x1 - diameter))
+        y = float(rng.uniform(y0 + diameter, y1 - diameter))
+        if all(math.hypot(x - b.x, y - b.y) > (diameter + b.diameter) / 2 + 2 for b in others):
+            return x, y
+    raise RuntimeError("no free spot on the map")
+
+
 def _hand_sequences(layout, renderer, n: int, seed: int) -> dict[str, Any]:
     """A base picked up by a hand and put down elsewhere; count wrong commits."""
     import numpy as np
@@ -267,9 +282,7 @@ def _hand_sequences(layout, renderer, n: int, seed: int) -> dict[str, Any]:
         rng = np.random.default_rng(seed * 77 + k)
         before = random_scene(layout, rng, 14, figures=True)
         moving = before.bases[0]
-        cells = [r for r in layout.cells]
-        dest = cells[int(rng.integers(len(cells)))]
-        cx, cy = dest.center
+        cx, cy = _clear_spot(layout, before.bases[1:], moving.diameter, rng)
         after_bases = [*before.bases[1:], type(moving)(cx, cy, moving.owner, moving.tag,
                                                        moving.diameter, moving.angle,
                                                        moving.figure, moving.mini)]

@@ -49,16 +49,15 @@ def _distance(a: int, b: int) -> int:
     return (a ^ b).bit_count()
 
 
-def codebook() -> tuple[int, ...]:
-    """Wedge patterns by tag id (both players' ids)."""
-    return CODEWORDS + CODEWORDS
+def _bits(word: int) -> list[int]:
+    """A pattern's wedges, wedge 0 first (1 = black)."""
+    return [(word >> (SECTORS - 1 - k)) & 1 for k in range(SECTORS)]
 
 
 def _wave(word: int, blur_samples: float = 0.0, samples: int = SAMPLES) -> np.ndarray:
     """A pattern sampled around the ring as +1 (ink) / -1 (colour), optionally blurred
     (a circular Gaussian of ``blur_samples``)."""
-    bits = [(word >> (SECTORS - 1 - k)) & 1 for k in range(SECTORS)]
-    x = np.repeat(np.array(bits, np.float64) * 2 - 1, samples // SECTORS)
+    x = np.repeat(np.array(_bits(word), np.float64) * 2 - 1, samples // SECTORS)
     if blur_samples:
         t = np.minimum(np.arange(samples), samples - np.arange(samples))
         kernel = np.exp(-0.5 * (t / blur_samples) ** 2)
@@ -80,8 +79,7 @@ def bits_of(tag_id: int) -> list[int]:
     """The wedge pattern of a tag id, wedge 0 first (1 = black)."""
     if not 0 <= tag_id < MAX_IDS:
         raise ValueError(f"no sticker id {tag_id} (ids are 0-{MAX_IDS - 1})")
-    word = CODEWORDS[tag_id % IDS_PER_PLAYER]
-    return [(word >> (SECTORS - 1 - k)) & 1 for k in range(SECTORS)]
+    return _bits(CODEWORDS[tag_id % IDS_PER_PLAYER])
 
 
 def draw_tag(img: np.ndarray, center: tuple[float, float], radius: float,

@@ -55,16 +55,15 @@ class ForegroundModel:
         self.size = (int(round(layout.sheet[0] * s)), int(round(layout.sheet[1] * s)))
         ref = render_reference(layout, s)
         ref_gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY)
-        self.ref_norm = ref_gray.astype(np.float32) / illumination(ref_gray)
-        self.ref_sat = saturation(ref)
+        ref_norm = ref_gray.astype(np.float32) / illumination(ref_gray)
         # The tests of ``extract`` as thresholds per pixel, computed once: a pixel is dark
         # when grey < light x (reference - dark_diff), saturated when its saturation
         # (0-255) exceeds the reference's by sat_diff. Per frame that is one multiply
         # and a compare per test instead of a chain of float images.
         c = config
-        self.dark_below = (self.ref_norm - c.dark_diff).astype(np.float32)
-        self.loose_below = (self.ref_norm - c.hand_dark_diff).astype(np.float32)
-        sat255 = self.ref_sat * 255
+        self.dark_below = (ref_norm - c.dark_diff).astype(np.float32)
+        self.loose_below = (ref_norm - c.hand_dark_diff).astype(np.float32)
+        sat255 = saturation(ref) * 255
         self.sat_above = np.clip(sat255 + c.sat_diff * 255, 0, 255).astype(np.uint8)
         self.loose_sat_above = np.clip(sat255 + c.hand_sat_diff * 255, 0, 255).astype(np.uint8)
         # Only cells and zones hold bases; markers and margins are ignored.

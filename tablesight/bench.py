@@ -4,7 +4,6 @@ no test asserts on time."""
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import platform
 import random
@@ -256,15 +255,17 @@ def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
 
 
 def _clear_spot(layout: Layout, others: list, diameter: float, rng: Any) -> tuple[float, float]:
-    """A cell's centre, or a point in it, where a base of ``diameter`` touches no other
-    base (a real hand cannot put a base on top of another)."""
+    """A point in a cell where a base of ``diameter`` touches no other base (a real hand
+    cannot put a base on top of another)."""
+    from vision.synth.scene import clear_of
+
     cells = list(layout.cells)
     for _ in range(500):
         cell = cells[int(rng.integers(len(cells)))]
         x0, y0, x1, y1 = cell.bbox
         x = float(rng.uniform(x0 + diameter, x1 - diameter))
         y = float(rng.uniform(y0 + diameter, y1 - diameter))
-        if all(math.hypot(x - b.x, y - b.y) > (diameter + b.diameter) / 2 + 2 for b in others):
+        if clear_of(x, y, diameter, others, 2.0):
             return x, y
     raise RuntimeError("no free spot on the map")
 

@@ -285,6 +285,12 @@ def _distort(img: np.ndarray, k1: float) -> np.ndarray:
                      borderMode=cv2.BORDER_REPLICATE)
 
 
+def clear_of(x: float, y: float, diameter: float, bases: list[Base], gap: float) -> bool:
+    """Whether a base of ``diameter`` at (x, y) stays ``gap`` mm clear of every base."""
+    return all(math.hypot(x - b.x, y - b.y) > (diameter + b.diameter) / 2 + gap
+               for b in bases)
+
+
 def random_scene(layout: Layout, rng: np.random.Generator, n_bases: int = 14,
                  hands: int = 0, figures: bool = True, ring_only: float = 0.0,
                  diameters: tuple[float, float] | None = None) -> Scene:
@@ -305,7 +311,7 @@ def random_scene(layout: Layout, rng: np.random.Generator, n_bases: int = 14,
         d = float(rng.uniform(dmin, dmax))
         x = float(rng.uniform(x0 + d / 2 + 2, x1 - d / 2 - 2))
         y = float(rng.uniform(y0 + d / 2 + 2, y1 - d / 2 - 2))
-        if any(math.hypot(x - b.x, y - b.y) < (d + b.diameter) / 2 + 1.5 for b in bases):
+        if not clear_of(x, y, d, bases, 1.5):
             continue
         owner = "p1" if rng.random() < 0.5 else "p2"
         if not ids[owner]:

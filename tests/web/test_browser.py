@@ -158,3 +158,64 @@ def test_the_combat_helper_shows_what_damage_would_do(tmp_path: Path, page: Page
         expect(page.locator("#prompt")).to_contain_text("put disrupted p2#0 in an empty cell")
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("screen,size", [("phone", (390, 844)), ("tablet", (820, 1180)),
+                                         ("tv", (1920, 1080))])
+def test_the_dashboard_fits_phones_tablets_and_tvs(tmp_path: Path, screen: str,
+                                                   size: tuple[int, int]) -> None:
+    session = Session.new(_sample_setup(), GameLog(tmp_path / "games.db"))
+    server = Server(create_app(TableServices(session)), "127.0.0.1", 0).start()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            pg = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            pg.goto(server.url)
+            expect(pg.locator("#prompt")).to_contain_text("roll initiative")
+            # Nothing sticks out sideways (a page that scrolls sideways hides the tabs).
+            width = pg.evaluate("document.documentElement.scrollWidth")
+            assert width <= size[0], f"{screen}: the page is {width} px wide"
+            # The prompt is large type wherever it is shown.
+            px = pg.evaluate("parseFloat(getComputedStyle(document.getElementById('prompt'))"
+                             ".fontSize)")
+            assert px >= 26
+            board = pg.locator("#board").bounding_box()
+            assert board is not None
+            if screen == "tv":  # across the table, the board takes the screen's height
+                assert board["height"] >= 0.75 * size[1], f"board {board['height']:.0f} px high"
+            pg.screenshot(path=str(ARTIFACTS / f"screen-{screen}.png"))
+            browser.close()
+    finally:
+        server.stop()
+
+
+def test_a_new_game_from_the_setup_page_with_catalog_picks(tmp_path: Path, page: Page) -> None:
+    log = GameLog(tmp_path / "games.db")
+    session = Session.new(_sample_setup(), log)
+    services = TableServices(session, log=log)
+    server = Server(create_app(services), "127.0.0.1", 0).start()
+    try:
+        page.goto(server.url)
+        expect(page.locator("#prompt")).to_contain_text("roll initiative")
+        page.keyboard.press("s")  # the Setup tab's key
+        expect(page.locator("#catalog button").first).to_be_visible()
+        page.fill('input[name="p1name"]', "Cleo")
+        page.fill('input[name="p2name"]', "Dev")
+        page.click("#sample")  # the rulebook's warband for both...
+        page.check('input[name="pickfor"][value="p2"]')
+        page.fill('textarea[name="p2wb"]', "")  # ...then player 2 picks from the catalog
+        for name in ("Spellbound Scissors", "Runetagged Brawler", "Pearlthorn Castle"):
+            page.click(f'#catalog button[data-add="{name}"]')
+        expect(page.locator('textarea[name="p2wb"]')).to_have_value(
+            "Spellbound Scissors\nRunetagged Brawler\nPearlthorn Castle")
+        page.click('#setup button[type="submit"]')
+        expect(page.locator("#prompt")).to_contain_text("roll initiative")
+        expect(page.locator("#zones")).to_contain_text("Dev")
+        assert services.session.game_id != session.game_id
+        assert services.session.setup.names == {"p1": "Cleo", "p2": "Dev"}
+        assert services.session.setup.warbands["p2"] == (
+            "Spellbound Scissors", "Runetagged Brawler", "Pearlthorn Castle")
+        shot(page, "08-new-game")
+    finally:
+        server.stop()

@@ -346,7 +346,9 @@ async function loadSetup() {
     fetch("/api/catalog").then((r) => r.json()),
     fetch("/api/devices").then((r) => r.json()),
     fetch("/api/games").then((r) => r.json())]);
-  $("catalog").innerHTML = cat.map((m) => `<li>${esc(m.name)} (${m.cost})</li>`).join("");
+  $("catalog").innerHTML = cat.map((m) => `<li><button type="button" data-add="${esc(m.name)}" ` +
+    `aria-label="add ${esc(m.name)} (cost ${m.cost}) to the chosen warband">` +
+    `${esc(m.name)} (${m.cost})</button></li>`).join("");
   $("camera-spec").value = dev.camera;
   $("port").innerHTML = ["none", ...dev.ports.map((p) => p.device)].map((d) =>
     `<option ${d === dev.port ? "selected" : ""}>${esc(d)}</option>`).join("");
@@ -364,6 +366,15 @@ $("devices").addEventListener("submit", async (e) => {
   const r = await post("/api/devices", { camera: $("camera-spec").value.trim(),
                                          port: $("port").value });
   $("devices-msg").textContent = r.ok ? "in use" : r.data.error;
+});
+
+// A catalog pick is one more line in the chosen player's warband.
+document.addEventListener("click", (e) => {
+  const b = e.target.closest("button[data-add]");
+  if (!b) return;
+  const who = document.querySelector('input[name="pickfor"]:checked').value;
+  const box = $("setup").elements[`${who}wb`];
+  box.value = (box.value.trim() ? box.value.trim() + "\n" : "") + b.dataset.add;
 });
 
 document.addEventListener("click", async (e) => {

@@ -357,6 +357,8 @@ def _stream_timing(layout, renderer, sizes, seed: int) -> dict[str, Any]:
                 d = det.detect(img)
                 for stage, v in d.timing_ms.items():
                     times.setdefault(stage, []).append(v)
+                if "unchanged" not in d.timing_ms:  # a frame the detector worked on
+                    times.setdefault("total_changed_frames", []).append(d.timing_ms["total"])
         out[size_name] = {stage: {"median": round(float(np.median(v)), 2),
                                   "p95": round(float(np.percentile(v, 95)), 2),
                                   "frames": len(v)}

@@ -15,6 +15,7 @@ class VisionConfig:
     min_marker_spread: float = 0.08  # their hull's area as a share of the sheet
     ransac_px: float = 4.0
     max_reprojection_px: float = 6.0  # worse than this: the homography is rejected
+    half_search_min_px: int = 600  # frames at least this tall search markers at half size first
     full_detect_every: int = 30  # frames between full-frame marker searches when tracking
     bump_px: float = 3.0  # marker displacement that means the map (or camera) moved
     still_marker_diff: float = 10.0  # mean grey change under which a marker has not moved
@@ -24,6 +25,7 @@ class VisionConfig:
     still_frame_diff: int = 4
     # rectify
     px_per_mm: float = 1.0  # scale of the top-down working image
+    work_margin_mm: float = 6.0  # working image: the cells' and zones' bounding box + this
     # foreground: what differs from the empty printed map
     dark_diff: float = 0.28  # normalised darkening vs the reference map
     sat_diff: float = 0.30  # added saturation vs the reference map

@@ -128,14 +128,23 @@ def decode_soft(evidence: np.ndarray,
     evidence the best explanation fits, both relative to the total evidence. The id is
     the pattern's id among ``allowed`` (a player's ids); without it, p1's.
     """
-    total = float(np.abs(evidence).sum())
-    if total <= 0:
+    best, margin, agreement = decode_soft_many(np.asarray(evidence, np.float32)[None])
+    if best[0] < 0:
         return None, 0.0, 0.0
-    n = len(evidence)
-    scores = (templates(n) @ evidence).reshape(len(CODEWORDS), n).max(axis=1)
-    order = np.argsort(scores)
-    best, second = int(order[-1]), float(scores[order[-2]])
-    margin = (float(scores[best]) - second) / total
-    agreement = (float(scores[best]) + total) / (2 * total)
     first = allowed.start if allowed is not None else 0
-    return first + best, margin, agreement
+    return first + int(best[0]), float(margin[0]), float(agreement[0])
+
+
+def decode_soft_many(evidence: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``decode_soft`` for many rings at once (one row of evidence each): the pattern
+    index (-1 where there is no evidence), margin and agreement per row."""
+    n_rings, n = evidence.shape
+    total = np.abs(evidence).sum(axis=1)
+    scores = (evidence @ templates(n).T).reshape(n_rings, len(CODEWORDS), n).max(axis=2)
+    top2 = np.partition(scores, len(CODEWORDS) - 2, axis=1)[:, -2:]
+    best = scores.argmax(axis=1)
+    has = total > 0
+    safe = np.where(has, total, 1.0)
+    margin = np.where(has, (top2[:, 1] - top2[:, 0]) / safe, 0.0)
+    agreement = np.where(has, (top2[:, 1] + total) / (2 * safe), 0.0)
+    return np.where(has, best, -1), margin, agreement

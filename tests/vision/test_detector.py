@@ -107,6 +107,55 @@ def test_bumped_map_is_noticed(layout, renderer):
     assert c.fix.found and not c.fix.moved
 
 
+def test_a_bumped_map_is_read_in_its_new_place(layout, renderer):
+    """The warp's pixel map is kept while the homography stays; after a bump it must be
+    rebuilt, or every base would be looked for where the map used to be."""
+    scene = random_scene(layout, np.random.default_rng(14), 16)
+    det = Detector(layout)
+    for cond in (Conditions(), Conditions(yaw_deg=4, tilt_deg=8)):
+        d = det.detect(renderer.render(scene, cond, (1280, 720), seed=14))
+        occupancy, owners, read, wrong = score(scene, d)
+        assert occupancy == 1.0 and owners == 1.0 and wrong == 0
+        assert read >= 0.9
+
+
+def test_markers_found_at_half_size_are_as_precise(layout, renderer):
+    """The quick half-size marker search refines corners on the full frame: the map's
+    fit is as good as the full-size search's."""
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+
+    scene = random_scene(layout, np.random.default_rng(15), 10)
+    frame = renderer.render(scene, Conditions(tilt_deg=30, noise=3), (1280, 720), seed=15)
+    quick = Detector(layout).detect(frame).fix
+    slow_cfg = replace(VisionConfig(), half_search_min_px=10_000)
+    slow = Detector(layout, slow_cfg).detect(frame).fix
+    assert quick.found and slow.found
+    assert len(quick.markers_seen) >= 0.9 * len(slow.markers_seen)
+    assert quick.reprojection_px <= max(0.5, 1.5 * slow.reprojection_px)
+    # Both put the sheet in the same place to a fraction of a pixel.
+    corners = np.array([[[0, 0], [layout.sheet[0], 0], [layout.sheet[0], layout.sheet[1]],
+                         [0, layout.sheet[1]]]], np.float64)
+    a = cv2.perspectiveTransform(corners, quick.homography)
+    b = cv2.perspectiveTransform(corners, slow.homography)
+    assert float(np.abs(a - b).max()) < 1.0
+
+
+def test_the_work_area_covers_every_region(layout):
+    from vision.detect.workarea import WorkArea
+
+    area = WorkArea.for_layout(layout, 1.0, 6.0)
+    assert area.size[0] < layout.sheet[0]  # the marker strips are left out
+    for r in layout.regions:
+        px = area.to_px(r.polygon)
+        assert px.min() >= 0 and (px[:, 0] <= area.size[0]).all()
+        assert (px[:, 1] <= area.size[1]).all()
+        x, y = np.asarray(r.polygon, float).mean(axis=0)
+        back = area.to_mm(*((np.array([x, y]) - area.origin) * area.scale))
+        assert np.allclose(back, (x, y))
+
+
 def test_markers_covered_keeps_the_last_good_fix(layout, renderer):
     scene = random_scene(layout, np.random.default_rng(5), 10)
     det = Detector(layout)

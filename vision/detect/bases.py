@@ -35,24 +35,38 @@ class BaseFinder:
     def find(self, fg: Foreground) -> tuple[list[BaseCandidate], np.ndarray]:
         dt = cv2.distanceTransform(fg.mask, cv2.DIST_L2, 3)
         k = max(3, int(self.r_min * 0.9) | 1)
-        local_max = dt >= cv2.dilate(dt, np.ones((k, k), np.uint8)) - 1e-3
-        peaks = local_max & (dt >= self.cfg.min_radius_fraction * self.r_min)
-        # Peak pixels are few (a handful per base): grouping them in Python is far
-        # cheaper than labelling the whole image.
-        ys, xs = np.nonzero(peaks)
-        values = dt[ys, xs]
-        cands: list[BaseCandidate] = []
-        for i in np.argsort(-values):
-            peak = float(values[i])
-            if peak > self.cfg.max_radius_fraction * self.r_max:
-                continue
-            cands.append(BaseCandidate(float(xs[i]), float(ys[i]), 0.0, peak))
-        # Non-maximum suppression: two peaks closer than a small base are one base.
-        cands.sort(key=lambda c: -c.peak)
+        # A local maximum equals the dilation there (dilation copies the largest value).
+        local_max = cv2.compare(dt, cv2.dilate(dt, np.ones((k, k), np.uint8)), cv2.CMP_GE)
+        # Base-sized peaks only: wider ones are palms and arms (the occlusion stage's).
+        sized = cv2.inRange(dt, self.cfg.min_radius_fraction * self.r_min,
+                            self.cfg.max_radius_fraction * self.r_max)
+        # Peak pixels are few (a handful per base): grouping them is far cheaper than
+        # labelling the whole image.
+        where = cv2.findNonZero(cv2.bitwise_and(local_max, sized))
+        if where is None:
+            return [], dt
+        xy = where.reshape(-1, 2)
+        values = dt[xy[:, 1], xy[:, 0]]
+        order = np.argsort(-values, kind="stable")
+        xy, values = xy[order].astype(np.float32), values[order]
+        # A hand's fingers leave ridges of equal peaks: keep the strongest in each
+        # square of 0.6 small-base radii (any two in one square are too close to be two
+        # bases), so the suppression below compares tens of peaks, not thousands.
+        g = self.r_min * 0.6
+        cell = (xy[:, 1] // g).astype(np.int64) * 100_000 + (xy[:, 0] // g).astype(np.int64)
+        _, first = np.unique(cell, return_index=True)
+        first.sort()
+        xy, values = xy[first], values[first]
+        # Non-maximum suppression, strongest first: two peaks closer than a small base
+        # are one base.
+        near = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2) <= (self.r_min * 1.2) ** 2
+        alive = np.ones(len(xy), bool)
         kept: list[BaseCandidate] = []
-        for c in cands:
-            if all((c.x - o.x) ** 2 + (c.y - o.y) ** 2 > (self.r_min * 1.2) ** 2 for o in kept):
-                kept.append(c)
+        for i in range(len(xy)):
+            if alive[i]:
+                kept.append(BaseCandidate(float(xy[i, 0]), float(xy[i, 1]), 0.0,
+                                          float(values[i])))
+                alive &= ~near[i]
         if kept:
             radii = self._radii(fg.mask, kept)
             for c, r in zip(kept, radii, strict=True):

@@ -90,55 +90,65 @@ class Identifier:
                             borderMode=cv2.BORDER_REPLICATE)
         papers = np.repeat(arr[:, 3], len(RADII))
         dense = self.classify(samples, papers).reshape(n, len(RADII), ANGLES)
-        return [self._decide(dense[k], glare=arr[k, 3] >= GLARE_PAPER) for k in range(n)]
+        return self._decide_many(dense, arr[:, 3] >= GLARE_PAPER)
 
     def identify(self, frame: np.ndarray, homography: np.ndarray, cx_mm: float, cy_mm: float,
                  r_mm: float, paper: float) -> Identity:
         return self.identify_many(frame, homography, [(cx_mm, cy_mm, r_mm, paper)])[0]
 
-    def _decide(self, dense: np.ndarray, glare: bool = False) -> Identity:
-        colored = (dense > 0).mean(axis=1)
-        edge = float(RADII[-1])
-        if colored.max() > 0:
-            # The sticker ends where its colour stops; beyond is the base's dark rim.
-            outer = np.nonzero(colored >= 0.5 * colored.max())[0]
-            edge = float(RADII[outer[-1]]) + 0.025
+    def _decide_many(self, dense: np.ndarray, glare: np.ndarray) -> list[Identity]:
+        """Owner and id of every ring at once. ``dense``: (rings, radii, angles) sample
+        classes; ``glare``: per ring, whether the paper around it is clipped."""
+        n = len(dense)
+        is_color = dense > 0
+        colored = is_color.mean(axis=2)  # (rings, radii)
+        cmax = colored.max(axis=1)
+        # The sticker ends where its colour stops; beyond is the base's dark rim.
+        strong = colored >= 0.5 * cmax[:, None]
+        last = len(RADII) - 1 - np.argmax(strong[:, ::-1], axis=1)
+        edge = np.where(cmax > 0, _RADII[last] + 0.025, float(RADII[-1]))[:, None]
         # Figures stand in the middle and hide the tag from the inside out, so the outer
         # band is believed first; the inner band only speaks where the outer is hidden
         # and does not contradict it.
-        outer_rows = (0.78 * edge <= _RADII) & (0.93 * edge >= _RADII)
-        band = dense[outer_rows] if outer_rows.any() else dense
-        counts = np.bincount(band[band > 0].ravel(), minlength=len(self.players) + 1)[1:]
-        counts = [int(c) for c in counts]
-        total_color = sum(counts)
-        owner, owner_conf = None, 0.0
-        if total_color:
-            k = int(np.argmax(counts))
-            share = counts[k] / total_color
-            if share >= self.cfg.min_owner_share and total_color >= 4:
-                owner = self.players[k]
-                owner_conf = round(share * min(1.0, total_color / 25), 3)
-        if owner is None:
-            return Identity(None, 0.0, None, "unreadable", 0.0)
-        mine = self.players.index(owner) + 1
+        band = (0.78 * edge <= _RADII) & (0.93 * edge >= _RADII)
+        band[~band.any(axis=1)] = True
+        counts = np.stack([((dense == k + 1) & band[:, :, None]).sum(axis=(1, 2))
+                           for k in range(len(self.players))], axis=1)
+        total_color = counts.sum(axis=1)
+        best = counts.argmax(axis=1)
+        share = counts[np.arange(n), best] / np.maximum(total_color, 1)
+        has_owner = (total_color >= 4) & (share >= self.cfg.min_owner_share)
+        owner_conf = np.round(share * np.minimum(1.0, total_color / 25), 3)
         # Soft decoding: every classified sample votes, outer ones (less often hidden by
         # the figure) with more weight; the codeword and rotation that explain the votes
         # best win, if they beat every other codeword by a clear margin.
         weights = np.clip((_RADII / edge - 0.5) * 2.5, 0.0, 1.0)
         weights[0.95 * edge < _RADII] = 0.0  # the blurred edge itself
-        ink = ((dense == 0) * weights[:, None]).sum(axis=0)
-        col = ((dense == mine) * weights[:, None]).sum(axis=0)
-        if col.sum() > 0 and ink.sum() < 0.05 * col.sum():
-            if glare:
+        mine = (best + 1)[:, None, None]
+        ink = ((dense == 0) * weights[:, :, None]).sum(axis=1)  # (rings, angles)
+        col = ((dense == mine) * weights[:, :, None]).sum(axis=1)
+        ink_sum, col_sum = ink.sum(axis=1), col.sum(axis=1)
+        plain = (col_sum > 0) & (ink_sum < 0.05 * col_sum)
+        pattern, margin, agreement = tags.decode_soft_many((ink - col).astype(np.float32))
+        out = []
+        for k in range(n):
+            if not has_owner[k]:
+                out.append(Identity(None, 0.0, None, "unreadable", 0.0))
+                continue
+            owner, conf_o = self.players[best[k]], float(owner_conf[k])
+            if plain[k]:
                 # Under a glare spot black wedges wash out to grey: no ink seen is not
                 # "no sticker".
-                return Identity(owner, owner_conf, None, "unreadable", 0.0)
-            return Identity(owner, owner_conf, None, "none", round(owner_conf, 3))
-        # The colour says whose sticker it is, so only that player's ids compete.
-        tag_id, margin, agreement = tags.decode_soft((ink - col).astype(np.float32),
-                                                     tags.player_ids(mine - 1))
-        if (tag_id is None or margin < self.cfg.tag_margin
-                or agreement < self.cfg.tag_agreement):
-            return Identity(owner, owner_conf, None, "unreadable", 0.0)
-        conf = min(1.0, margin / max(1e-6, 2 * self.cfg.tag_margin)) * agreement
-        return Identity(owner, owner_conf, tag_id, "read", round(conf, 3))
+                out.append(Identity(owner, conf_o, None, "unreadable", 0.0) if glare[k]
+                           else Identity(owner, conf_o, None, "none", round(conf_o, 3)))
+                continue
+            # The colour says whose sticker it is, so only that player's ids compete.
+            if (pattern[k] < 0 or margin[k] < self.cfg.tag_margin
+                    or agreement[k] < self.cfg.tag_agreement):
+                out.append(Identity(owner, conf_o, None, "unreadable", 0.0))
+                continue
+            conf = min(1.0, float(margin[k]) / max(1e-6, 2 * self.cfg.tag_margin)) \
+                * float(agreement[k])
+            tag_id = tags.player_ids(int(best[k])).start + int(pattern[k])
+            out.append(Identity(owner, conf_o, tag_id, "read", round(conf, 3)))
+        return out

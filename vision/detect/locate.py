@@ -30,6 +30,9 @@ class MapFix:
     mode: str = "full"  # "full" or "track"
 
 
+_SUBPIX_STOP = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
+
+
 class MapLocator:
     def __init__(self, layout: Layout, config: VisionConfig) -> None:
         self.layout = layout
@@ -46,6 +49,12 @@ class MapLocator:
         fast.cornerRefinementMethod = aruco.CORNER_REFINE_SUBPIX
         fast.adaptiveThreshWinSizeMin = fast.adaptiveThreshWinSizeMax = 13
         self.fast_detector = aruco.ArucoDetector(dictionary, fast)
+        # On a half-size copy: a quarter of the pixels, and markers still 15+ px wide
+        # at 720p; their corners are then refined on the full image. The window is
+        # halved with the image, and sub-pixel refinement waits for the full image.
+        half = aruco.DetectorParameters()
+        half.adaptiveThreshWinSizeMin = half.adaptiveThreshWinSizeMax = 7
+        self.half_detector = aruco.ArucoDetector(dictionary, half)
         self.points = layout.marker_points()
         self.last: MapFix | None = None
         self.since_full = 0
@@ -53,12 +62,33 @@ class MapLocator:
 
     # -- marker search ----------------------------------------------------------------
     def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
-        out = self._search(self.fast_detector, gray)
-        if len(out) < max(self.cfg.min_markers, len(self.points) // 2):
-            full = self._search(self.detector, gray)
-            if len(full) > len(out):
-                out = full
+        """Cheapest search first: half size, then one pass at full size, then the full
+        three-pass search, each only when the one before found too few markers."""
+        enough = max(self.cfg.min_markers, len(self.points) // 2)
+        out: dict[int, np.ndarray] = {}
+        if min(gray.shape) >= self.cfg.half_search_min_px:
+            out = self._search_half(gray)
+        for detector in (self.fast_detector, self.detector):
+            if len(out) >= enough:
+                break
+            more = self._search(detector, gray)
+            if len(more) > len(out):
+                out = more
         return out
+
+    def _search_half(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        h, w = gray.shape
+        small = cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        found = self._search(self.half_detector, small)
+        if not found:
+            return {}
+        ids = list(found)
+        # A half-size pixel (i, j) covers full-size pixels 2i..2i+1: centre 2i + 0.5.
+        corners = np.concatenate([found[i] for i in ids]).astype(np.float32) * 2 + 0.5
+        corners = corners.reshape(-1, 1, 2)
+        cv2.cornerSubPix(gray, corners, (3, 3), (-1, -1), _SUBPIX_STOP)
+        corners = corners.reshape(-1, 4, 2)
+        return {i: corners[k] for k, i in enumerate(ids)}
 
     def _search(self, detector: cv2.aruco.ArucoDetector,
                 gray: np.ndarray) -> dict[int, np.ndarray]:

@@ -14,22 +14,24 @@ import numpy as np
 from ..config import VisionConfig
 from ..layout import Layout
 from .bases import BaseCandidate
+from .workarea import WorkArea
 
 
 class OcclusionFinder:
-    def __init__(self, layout: Layout, config: VisionConfig) -> None:
+    def __init__(self, layout: Layout, config: VisionConfig, area: WorkArea) -> None:
         self.cfg = config
-        s = config.px_per_mm
+        s = area.scale
         self.s = s
         self.base_area = np.pi * (layout.base_diameters[1] / 2 * s) ** 2
         self.r_max = layout.base_diameters[1] / 2 * s
-        h, w = int(round(layout.sheet[1] * s)), int(round(layout.sheet[0] * s))
-        self.region_masks = []
-        for r in layout.regions:
-            m = np.zeros((h, w), np.uint8)
-            cv2.fillPoly(m, [(np.array(r.polygon) * s).round().astype(np.int32)], 255)
-            self.region_masks.append((r.name, m > 0))
-        self.shape = (h, w)
+        # One image of region numbers (0: none) answers "which regions does this hand
+        # cover" with one lookup, however many regions the map has.
+        self.names = [r.name for r in layout.regions]
+        labels = np.zeros(area.shape, np.int16)
+        for k, r in enumerate(layout.regions, start=1):
+            cv2.fillPoly(labels, [area.to_px(r.polygon)], k)
+        self.region_labels = labels
+        self.shape = area.shape
 
     def find(self, mask: np.ndarray, bases: list[BaseCandidate],
              loose: np.ndarray | None = None) -> tuple[set[str], np.ndarray]:
@@ -56,23 +58,25 @@ class OcclusionFinder:
             area = stats[i, cv2.CC_STAT_AREA]
             if area < 1.5 * quarter:
                 continue
-            comp = labels == i
+            x, y, w, h = (int(v) for v in stats[i, :4])
+            box = np.s_[y:y + h, x:x + w]  # the component's bounding box is enough
+            comp = labels[box] == i
             # Wider than any base somewhere (a palm, an arm), or large and not made of
             # base-sized discs: either way, not bases.
-            too_wide = float(dt[comp].max()) > wide
-            unexplained = int(np.count_nonzero(rest[comp]))
+            too_wide = float(dt[box][comp].max()) > wide
+            unexplained = int(np.count_nonzero(rest[box][comp]))
             # Wide but almost all base: a base with a halo of shadow, not a hand (a hand
             # is wide *and* mostly outside the bases).
             if (too_wide and unexplained > 1.5 * quarter) or (
                     area >= self.cfg.hand_area_bases * quarter
                     and unexplained > 1.5 * quarter):
-                hand[comp] = 255
+                hand[box][comp] = 255
         hand = cv2.resize(hand, (full_shape[1], full_shape[0]), interpolation=cv2.INTER_NEAREST)
         occluded: set[str] = set()
         if hand.any():
             m = int(self.cfg.occlusion_margin_mm * self.s)
             grown = cv2.dilate(hand, np.ones((2 * m + 1, 2 * m + 1), np.uint8)) > 0
-            for name, region in self.region_masks:
-                if np.any(grown & region):
-                    occluded.add(name)
+            for k in np.unique(self.region_labels[grown]):
+                if k:
+                    occluded.add(self.names[k - 1])
         return occluded, hand

@@ -83,7 +83,7 @@ class Detector:
         self.foreground = ForegroundModel(layout, self.cfg)
         self.finder = BaseFinder(layout, self.cfg)
         self.identifier = Identifier(layout, self.cfg)
-        self.occlusion = OcclusionFinder(layout, self.cfg)
+        self.occlusion = OcclusionFinder(layout, self.cfg, self.foreground.area)
         self._previous: tuple[np.ndarray, Detection] | None = None
 
     def _unchanged(self, small: np.ndarray) -> Detection | None:
@@ -132,12 +132,12 @@ class Detector:
         occluded, hand = self.occlusion.find(fg.mask, cands, fg.loose)
         t4 = time.perf_counter()
         t["occlusion"] = (t4 - t3) * 1000
-        s = fg.scale
         kept = []
         for c in cands:
             if hand[int(round(c.y)), int(round(c.x))]:
                 continue  # inside a hand: fingers look like bases
-            x_mm, y_mm, r_mm = c.x / s, c.y / s, c.radius / s
+            x_mm, y_mm = fg.area.to_mm(c.x, c.y)
+            r_mm = c.radius / fg.scale
             region = self.layout.region_at(x_mm, y_mm)
             if region is None:
                 continue

@@ -19,6 +19,7 @@ import numpy as np
 from ..config import VisionConfig
 from ..layout import Layout
 from ..printing.mapart import render_reference
+from ..shrink import shrink
 from .workarea import WorkArea
 
 
@@ -29,7 +30,7 @@ def illumination(gray: np.ndarray) -> np.ndarray:
     # working pixels) removes bases and figures; unlike a max filter alone it follows a
     # gradient, so the edge of a cast shadow is light, not something on the map. The blur
     # smooths the steps between windows.
-    small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    small = shrink(gray, 4)
     small = cv2.morphologyEx(small, cv2.MORPH_CLOSE, np.ones((11, 11), np.uint8))
     small = cv2.GaussianBlur(small, (0, 0), 2.0)
     big = cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..config import VisionConfig
 from ..layout import Layout
+from ..shrink import shrink
 
 
 @dataclass
@@ -77,8 +78,7 @@ class MapLocator:
         return out
 
     def _search_half(self, gray: np.ndarray) -> dict[int, np.ndarray]:
-        h, w = gray.shape
-        small = cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        small = shrink(gray, 2)
         found = self._search(self.half_detector, small)
         if not found:
             return {}

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..config import VisionConfig
 from ..layout import Layout
+from ..shrink import shrink
 from .bases import BaseFinder
 from .foreground import ForegroundModel
 from .identify import Identifier
@@ -106,8 +107,7 @@ class Detector:
         t = {}
         t0 = time.perf_counter()
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        small = cv2.resize(gray, (gray.shape[1] // 16, gray.shape[0] // 16),
-                           interpolation=cv2.INTER_AREA).astype(np.int16)
+        small = shrink(gray, 16).astype(np.int16)
         same = self._unchanged(small)
         if same is not None:
             elapsed = (time.perf_counter() - t0) * 1000

@@ -41,6 +41,7 @@ class VisionConfig:
     color_saturation: float = 0.40  # saturation over which a sample is a player colour
     ink_saturation: float = 0.5  # ink is neutral: darker samples more saturated are not ink
     hue_tolerance_deg: float = 28.0
+    glare_ink_contrast: float = 0.25  # colour minus darkest grey: ink threshold re-fit
     # occlusion
     hand_area_bases: float = 2.5  # foreground blob larger than this many bases: a hand
     hand_dark_diff: float = 0.10  # the looser difference used to find hands

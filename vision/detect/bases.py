@@ -49,6 +49,7 @@ class BaseFinder:
         values = dt[xy[:, 1], xy[:, 0]]
         order = np.argsort(-values, kind="stable")
         xy, values = xy[order].astype(np.float32), values[order]
+        peaks_xy, peaks_v = xy, values
         # A hand's fingers leave ridges of equal peaks: keep the strongest in each
         # square of 0.6 small-base radii (any two in one square are too close to be two
         # bases), so the suppression below compares tens of peaks, not thousands.
@@ -64,8 +65,12 @@ class BaseFinder:
         kept: list[BaseCandidate] = []
         for i in range(len(xy)):
             if alive[i]:
-                kept.append(BaseCandidate(float(xy[i, 0]), float(xy[i, 1]), 0.0,
-                                          float(values[i])))
+                # The top of a disc's distance transform is a small plateau of equal
+                # values: its centre, not its first pixel, is the disc's centre.
+                top = (((peaks_xy - xy[i]) ** 2).sum(axis=1) <= g * g) & \
+                    (peaks_v >= values[i] - 0.5)
+                cx, cy = peaks_xy[top].mean(axis=0)
+                kept.append(BaseCandidate(float(cx), float(cy), 0.0, float(values[i])))
                 alive &= ~near[i]
         if kept:
             radii = self._radii(fg.mask, kept)
@@ -86,4 +91,15 @@ class BaseFinder:
         inside[..., -1] = False
         first_out = steps[np.argmax(~inside, axis=2)]
         r = np.median(first_out, axis=1)
+        # Opposite rays of equal plausible length agree on the centre; their difference
+        # says how far it is off along that direction.
+        a, b = first_out[:, :8], first_out[:, 8:]
+        ok = (np.abs(a - r[:, None]) < 0.25 * r[:, None]) & \
+            (np.abs(b - r[:, None]) < 0.25 * r[:, None])
+        d = np.where(ok, (a - b) / 2, 0.0)
+        n_ok = ok.sum(axis=1)
+        for k, c in enumerate(cands):
+            if n_ok[k] >= 5:
+                c.x += float((d[k] * np.cos(ang[:8])).sum() * 2 / n_ok[k])
+                c.y += float((d[k] * np.sin(ang[:8])).sum() * 2 / n_ok[k])
         return [float(v) for v in np.clip(r, self.r_min * 0.9, self.r_max * 1.05)]

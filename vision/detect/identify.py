@@ -58,15 +58,22 @@ class Identifier:
     def classify(self, samples: np.ndarray, paper: float | np.ndarray) -> np.ndarray:
         """0: ink, 1..n: player colour, -1: other. ``paper``: brightness of the paper
         around the sample (a number, or one per row of ``samples``)."""
+        return self._classes(*self._measure(samples, paper), self.cfg.black_value)
+
+    def _measure(self, samples: np.ndarray,
+                 paper: float | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Value relative to the paper, saturation (0-1) and hue (degrees) per sample."""
         # One HSV conversion gives all three (numpy reductions over a 3-wide axis are slow).
         hsv = cv2.cvtColor(samples, cv2.COLOR_BGR2HSV).astype(np.float32)
         paper = np.maximum(np.asarray(paper, np.float32), 1.0)
         value = hsv[..., 2] / (paper[:, None] if paper.ndim else paper)
-        sat = hsv[..., 1] * (1 / 255)
-        hue = hsv[..., 0] * 2.0
+        return value, hsv[..., 1] * (1 / 255), hsv[..., 0] * 2.0
+
+    def _classes(self, value: np.ndarray, sat: np.ndarray, hue: np.ndarray,
+                 black: float) -> np.ndarray:
         out = np.full(value.shape, -1, np.int8)
         # Ink is dark *and* neutral: dark painted figures are usually tinted.
-        out[(value < self.cfg.black_value) & (sat < self.cfg.ink_saturation)] = 0
+        out[(value < black) & (sat < self.cfg.ink_saturation)] = 0
         colored = (sat > self.cfg.color_saturation) & (value >= self.cfg.black_value * 0.8)
         diff = np.abs((hue[..., None] - self.hues + 180.0) % 360.0 - 180.0)
         best = diff.argmin(axis=-1)
@@ -89,8 +96,40 @@ class Identifier:
         samples = cv2.remap(frame, img[..., 0], img[..., 1], cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)
         papers = np.repeat(arr[:, 3], len(RADII))
-        dense = self.classify(samples, papers).reshape(n, len(RADII), ANGLES)
-        return self._decide_many(dense, arr[:, 3] >= GLARE_PAPER)
+        shape = (n, len(RADII), ANGLES)
+        value, sat, hue = (m.reshape(shape) for m in self._measure(samples, papers))
+        dense = self._classes(value, sat, hue, self.cfg.black_value)
+        glare = arr[:, 3] >= GLARE_PAPER
+        out = self._decide_many(dense, glare)
+        self._second_look(out, value, sat, hue, glare)
+        return out
+
+    def _second_look(self, out: list[Identity], value: np.ndarray, sat: np.ndarray,
+                     hue: np.ndarray, glare: np.ndarray) -> None:
+        """Glare adds light: black wedges print grey, too light for the fixed ink
+        threshold, while still far darker than the ring's own colour. A ring whose owner
+        is clear but whose id was not read is classified again with an ink threshold
+        halfway between its darkest neutral samples and its colour."""
+        for k, ident in enumerate(out):
+            if ident.owner is None or ident.tag == "read":
+                continue
+            mine = self.players.index(ident.owner) + 1
+            v, s = value[k], sat[k]
+            first = self._classes(v, s, hue[k], self.cfg.black_value)
+            inside = _RADII <= 1.0
+            col_v = v[inside][first[inside] == mine]
+            neutral = v[inside][s[inside] < self.cfg.ink_saturation]
+            if len(col_v) < 10 or len(neutral) < 10:
+                continue
+            bright, dark = float(np.median(col_v)), float(np.percentile(neutral, 10))
+            if bright - dark < self.cfg.glare_ink_contrast:
+                continue
+            black = min(dark + 0.5 * (bright - dark), 0.85)
+            if black <= self.cfg.black_value:
+                continue
+            again = self._decide_many(self._classes(v, s, hue[k], black)[None], glare[k:k + 1])
+            if again[0].tag == "read" and again[0].owner == ident.owner:
+                out[k] = again[0]
 
     def identify(self, frame: np.ndarray, homography: np.ndarray, cx_mm: float, cy_mm: float,
                  r_mm: float, paper: float) -> Identity:

@@ -244,6 +244,7 @@ def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
             entry[other] = tallies[other].report()
         report["conditions"][name] = entry
     report["all_but_hands"] = {k: t.report() for k, t in overall.items()}
+    report["identity_after_stabiliser"] = _stream_identity(layout, renderer, scenes_per, seed)
     report["hand_sequences"] = _hand_sequences(layout, renderer, 3 if quick else 8, seed)
     report["ms_per_frame_single_image"] = {
         size: {stage: {"median": round(float(np.median(v)), 2),
@@ -252,6 +253,54 @@ def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
         for size, stages in stage_times.items()}
     report["ms_per_frame_stream"] = _stream_timing(layout, renderer, sizes, seed)
     return report
+
+
+def _stream_identity(layout, renderer, scenes: int, seed: int,
+                     frames: int = 6) -> dict[str, Any]:
+    """What the game receives: each scene filmed for ``frames`` frames (sensor noise
+    differs between them, as in a live camera) through the stabiliser, and the committed
+    board's ids scored against the truth (720p, every condition without hands)."""
+    import numpy as np
+
+    from vision.detect import Detector
+    from vision.stabilizer import Stabilizer
+    from vision.synth import random_scene
+
+    out: dict[str, Any] = {}
+    total = {"scored": 0, "ok": 0, "read": 0, "wrong": 0}
+    for name, (cond, hands) in conditions().items():
+        if hands:
+            continue
+        n = {"scored": 0, "ok": 0, "read": 0, "wrong": 0}
+        for i in range(scenes):
+            rng = np.random.default_rng(seed * 1000 + i)
+            scene = random_scene(layout, rng, 22, figures=name in FIGURES_IN)
+            det, stab, obs = Detector(layout), Stabilizer(), None
+            for f in range(frames):
+                img = renderer.render(scene, cond, (1280, 720), seed=seed * 1000 + i,
+                                      frame_seed=seed * 500 + i * 10 + f)
+                obs = stab.push(det.detect(img), f / 30, f) or obs
+            seen = [] if obs is None else [b for bases in obs.regions.values() for b in bases]
+            for truth, got in _match(scene.bases, seen)[0]:
+                n["scored"] += 1
+                if got is None:
+                    continue
+                n["ok"] += got.sticker == truth.tag and got.owner == truth.owner
+                if got.tag == "read":
+                    n["read"] += 1
+                    n["wrong"] += got.sticker != truth.tag
+        for k in total:
+            total[k] += n[k]
+        out[name] = _identity_rates(n)
+    out["all_but_hands"] = _identity_rates(total)
+    out["frames_per_scene"] = frames
+    return out
+
+
+def _identity_rates(n: dict[str, int]) -> dict[str, Any]:
+    return {"bases_scored": n["scored"],
+            "identity_accuracy": round(n["ok"] / max(1, n["scored"]), 4),
+            "identity_precision": round(1 - n["wrong"] / max(1, n["read"]), 4)}
 
 
 def _clear_spot(layout: Layout, others: list, diameter: float, rng: Any) -> tuple[float, float]:

@@ -42,6 +42,7 @@ class VisionConfig:
     ink_saturation: float = 0.5  # ink is neutral: darker samples more saturated are not ink
     hue_tolerance_deg: float = 28.0
     glare_ink_contrast: float = 0.25  # colour minus darkest grey: ink threshold re-fit
+    second_look_margin: float = 0.24  # the lead a re-fitted reading needs (a guess is worse)
     # occlusion
     hand_area_bases: float = 2.5  # foreground blob larger than this many bases: a hand
     hand_dark_diff: float = 0.10  # the looser difference used to find hands

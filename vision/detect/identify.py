@@ -127,7 +127,8 @@ class Identifier:
             black = min(dark + 0.5 * (bright - dark), 0.85)
             if black <= self.cfg.black_value:
                 continue
-            again = self._decide_many(self._classes(v, s, hue[k], black)[None], glare[k:k + 1])
+            again = self._decide_many(self._classes(v, s, hue[k], black)[None], glare[k:k + 1],
+                                      margin=self.cfg.second_look_margin)
             if again[0].tag == "read" and again[0].owner == ident.owner:
                 out[k] = again[0]
 
@@ -135,9 +136,12 @@ class Identifier:
                  r_mm: float, paper: float) -> Identity:
         return self.identify_many(frame, homography, [(cx_mm, cy_mm, r_mm, paper)])[0]
 
-    def _decide_many(self, dense: np.ndarray, glare: np.ndarray) -> list[Identity]:
+    def _decide_many(self, dense: np.ndarray, glare: np.ndarray,
+                     margin: float | None = None) -> list[Identity]:
         """Owner and id of every ring at once. ``dense``: (rings, radii, angles) sample
-        classes; ``glare``: per ring, whether the paper around it is clipped."""
+        classes; ``glare``: per ring, whether the paper around it is clipped; ``margin``:
+        the lead the best id needs (``tag_margin`` unless given)."""
+        need = self.cfg.tag_margin if margin is None else margin
         n = len(dense)
         is_color = dense > 0
         colored = is_color.mean(axis=2)  # (rings, radii)
@@ -168,7 +172,7 @@ class Identifier:
         col = ((dense == mine) * weights[:, :, None]).sum(axis=1)
         ink_sum, col_sum = ink.sum(axis=1), col.sum(axis=1)
         plain = (col_sum > 0) & (ink_sum < 0.05 * col_sum)
-        pattern, margin, agreement = tags.decode_soft_many((ink - col).astype(np.float32))
+        pattern, lead, agreement = tags.decode_soft_many((ink - col).astype(np.float32))
         out = []
         for k in range(n):
             if not has_owner[k]:
@@ -182,11 +186,11 @@ class Identifier:
                            else Identity(owner, conf_o, None, "none", round(conf_o, 3)))
                 continue
             # The colour says whose sticker it is, so only that player's ids compete.
-            if (pattern[k] < 0 or margin[k] < self.cfg.tag_margin
+            if (pattern[k] < 0 or lead[k] < need
                     or agreement[k] < self.cfg.tag_agreement):
                 out.append(Identity(owner, conf_o, None, "unreadable", 0.0))
                 continue
-            conf = min(1.0, float(margin[k]) / max(1e-6, 2 * self.cfg.tag_margin)) \
+            conf = min(1.0, float(lead[k]) / max(1e-6, 2 * need)) \
                 * float(agreement[k])
             tag_id = tags.player_ids(int(best[k])).start + int(pattern[k])
             out.append(Identity(owner, conf_o, tag_id, "read", round(conf, 3)))

@@ -47,6 +47,8 @@ class VisionConfig:
     hand_area_bases: float = 2.5  # foreground blob larger than this many bases: a hand
     hand_dark_diff: float = 0.10  # the looser difference used to find hands
     hand_sat_diff: float = 0.12
+    hand_light_diff: float = 0.25  # lighter than the print by this much: a light sleeve
+    glare_paper: float = 235.0  # paper brighter than this (0-255) may be glare
     occlusion_margin_mm: float = 12.0
     sheet_border_mm: float = 8.0  # strip along the sheet's edge not searched for hands
     # temporal stabiliser

@@ -110,6 +110,24 @@ def test_hand_marks_cells_occluded(layout, renderer):
     assert len(det.occluded & truth) >= 0.6 * len(truth)
 
 
+@pytest.mark.parametrize("sleeve", [(60, 60, 60), (128, 128, 128), (200, 200, 200)],
+                         ids=["dark", "grey", "light"])
+def test_a_sleeve_of_any_grey_is_a_hand(layout, renderer, sleeve):
+    """Grey differs from paper in brightness only: darker over white print, lighter
+    over dark print (the case the detector once missed altogether, seed 51)."""
+    for seed in (51, 59, 65):
+        rng = np.random.default_rng(seed)
+        base = random_scene(layout, rng, 14)
+        x, y = float(rng.uniform(150, 550)), float(rng.uniform(200, 700))
+        arm = Hand(x, y, "bottom" if y > layout.sheet[1] / 2 else "top", color=sleeve)
+        scene = Scene(layout, base.bases, [arm])
+        det = Detector(layout).detect(renderer.render(scene, Conditions(tilt_deg=10),
+                                                      (1280, 720), seed=seed))
+        truth = scene.occluded_regions()
+        assert det.occluded, f"seed {seed}: a {sleeve} sleeve over the map went unseen"
+        assert len(det.occluded & truth) >= 0.5 * len(truth)
+
+
 def test_no_map_in_view_is_found_false(layout):
     rng = np.random.default_rng(0)
     table = (rng.normal(90, 20, (720, 1280, 3))).clip(0, 255).astype(np.uint8)

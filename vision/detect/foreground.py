@@ -71,6 +71,7 @@ class ForegroundModel:
         c = config
         self.dark_below = (ref_norm - c.dark_diff).astype(np.float32)
         self.loose_below = (ref_norm - c.hand_dark_diff).astype(np.float32)
+        self.loose_above = (ref_norm + c.hand_light_diff).astype(np.float32)
         sat255 = saturation(ref) * 255
         self.sat_above = np.clip(sat255 + c.sat_diff * 255, 0, 255).astype(np.uint8)
         self.loose_sat_above = np.clip(sat255 + c.hand_sat_diff * 255, 0, 255).astype(np.uint8)
@@ -132,6 +133,11 @@ class ForegroundModel:
         # used only to find hands, catches them.
         loose = cv2.bitwise_or(cv2.compare(ratio, self.loose_below, cv2.CMP_LT),
                                cv2.compare(sat, self.loose_sat_above, cv2.CMP_GT))
+        # A light sleeve over dark print is lighter than the print. Not where the paper
+        # is near white-out: glare adds light, and dark print there looks lighter too.
+        lighter = cv2.bitwise_and(cv2.compare(ratio, self.loose_above, cv2.CMP_GT),
+                                  cv2.compare(illum, self.cfg.glare_paper, cv2.CMP_LT))
+        loose = cv2.bitwise_or(loose, lighter)
         loose = cv2.bitwise_and(loose, self.sheet_inner)
         loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         return Foreground(rect, illum, fill_holes(mask, self.disc_area), self.area,

@@ -44,6 +44,7 @@ class Hand:
     y: float
     from_edge: str = "bottom"  # bottom (p1's side) or top
     width: float = 85.0
+    color: tuple[int, int, int] | None = None  # BGR of a sleeve; None: bare skin
 
 
 @dataclass
@@ -177,7 +178,7 @@ class SceneRenderer:
                 hl = tuple(int(min(255, c * 1.5 + 30)) for c in fc)
                 cv2.circle(tex, (int(cx + off[0] - rad * 0.3), int(cy + off[1] - rad * 0.3)),
                            max(1, int(rad * 0.25)), hl, -1, cv2.LINE_AA)
-        for poly in scene.hand_polygons():
+        for hand, poly in zip(scene.hands, scene.hand_polygons(), strict=True):
             p = np.array([px(x, y) for x, y in poly])
             shadow = tex.copy()
             offset = np.array([25 * s, 30 * s])
@@ -185,7 +186,7 @@ class SceneRenderer:
                          cv2.LINE_AA, 4)
             tex = cv2.addWeighted(tex, 0.55, shadow, 0.45, 0)
             skin = SKIN[int(rng.integers(len(SKIN)))]
-            cv2.fillPoly(tex, [(p * 16).astype(np.int32)], skin, cv2.LINE_AA, 4)
+            cv2.fillPoly(tex, [(p * 16).astype(np.int32)], hand.color or skin, cv2.LINE_AA, 4)
         return tex
 
     # -- the camera -------------------------------------------------------------------

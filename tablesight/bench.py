@@ -122,6 +122,7 @@ def conditions():  # name -> (Conditions, hands)
 
 
 FIGURES_IN = {"figures", "hands"}
+SLEEVES = ((60, 60, 60), (128, 128, 128), (200, 200, 200))  # BGR
 
 
 def _match(truth_bases, seen, radius_factor=0.5):
@@ -351,10 +352,12 @@ def _hand_sequences(layout, renderer, n: int, seed: int) -> dict[str, Any]:
         for _ in range(6):
             frames.append(before)
         path = np.linspace([moving.x, moving.y], [cx, cy], 8)
+        # Every other arm wears a sleeve: dark, grey or light grey.
+        sleeve = None if k % 2 == 0 else SLEEVES[(k // 2) % len(SLEEVES)]
         for px, py in path:
             mid = Scene(layout, list(before.bases[1:]),
                         [Hand(float(px), float(py), "bottom" if py > layout.sheet[1] / 2
-                              else "top")])
+                              else "top", color=sleeve)])
             frames.append(mid)
         for _ in range(8):
             frames.append(after)

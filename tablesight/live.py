@@ -61,6 +61,8 @@ class LiveTable:
         self.detector = Detector(layout, self.cfg)
         self.stabilizer = Stabilizer(self.cfg.stable_frames, self.cfg.static_occlusion_frames)
         self.stats = CameraStats()
+        # How the camera frames the map ("" when well; None until the map is found).
+        self.framing_advice: str | None = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._arm_q: queue.Queue[tuple[str, str, int] | None] = queue.Queue()
@@ -109,6 +111,7 @@ class LiveTable:
         # A new camera sees the table afresh.
         self.stabilizer = type(self.stabilizer)(self.cfg.stable_frames,
                                                 self.cfg.static_occlusion_frames)
+        self.framing_advice = None
         self._start_camera()
 
     def use_box(self, box: Any | None) -> None:
@@ -159,6 +162,8 @@ class LiveTable:
                 next_health = now + HEALTH_EVERY_S
                 h = camera.health()
                 message = h.message or "camera ok"
+                if self.framing_advice:
+                    message += f"; tip: {self.framing_advice}"
                 covered = self.stabilizer.covered
                 if covered:
                     message += (f"; {' '.join(sorted(covered))} covered for a while "
@@ -178,6 +183,10 @@ class LiveTable:
             self.stats.detect_ms.append((time.perf_counter() - t0) * 1000)
             if len(self.stats.detect_ms) > 1000:
                 del self.stats.detect_ms[:500]
+            if (det.fix.found and det.fix.moved) or self.framing_advice is None:
+                framed = det.framing()  # when the map is first found, and after a bump
+                if framed is not None:
+                    self.framing_advice = framed.advice or ""
             obs = self.stabilizer.push(det, frame.time, frame.index)
             if obs is not None:
                 self.stats.commits += 1

@@ -94,6 +94,8 @@ def cmd_vision_detect(args: argparse.Namespace) -> int:
                     print(f"  {name:<14} {desc}")
         if out["occluded"]:
             print(f"occluded: {' '.join(out['occluded'])}")
+        if m["framing"] and m["framing"]["advice"]:
+            print(f"camera: {m['framing']['advice']}")
         print(f"{out['timing_ms'].get('total', 0):.1f} ms")
     return 0 if det.fix.found else 1
 
@@ -121,6 +123,7 @@ def cmd_vision_live(args: argparse.Namespace) -> int:
         out_dir.mkdir(parents=True, exist_ok=True)
     n = 0
     misses = 0
+    advised = False
     try:
         while args.frames is None or n < args.frames:
             frame = source.read()
@@ -135,6 +138,9 @@ def cmd_vision_live(args: argparse.Namespace) -> int:
             n += 1
             d = det.detect(frame.image)
             obs = stab.push(d, frame.time, frame.index)
+            if not advised and (framed := d.framing()) is not None:
+                advised = True  # once, when the map is first found
+                print(json.dumps({"framing": framed.to_dict()}), flush=True)
             if obs is not None:
                 print(json.dumps({"observation": obs.to_dict()}), flush=True)
             if source.freeze.frozen and n % 30 == 0:

@@ -38,6 +38,10 @@ def test_camera_and_box_trouble_is_reported_and_play_goes_on() -> None:
         assert wait_for(lambda: session.health.get("camera", {}).get("ok") is True)
         assert wait_for(lambda: session.health.get("box", {}).get("ok") is True)
         assert wait_for(lambda: session.last_obs is not None)
+        # The synthetic camera films the portrait map in a landscape picture: the
+        # health line carries the tip to turn it.
+        assert wait_for(lambda: "quarter turn" in session.health["camera"]["message"])
+        assert session.health["camera"]["ok"] is True
         # A camera that keeps sending the very same picture is frozen.
         camera.paused = True
         assert wait_for(lambda: "frozen" in session.health["camera"]["message"])

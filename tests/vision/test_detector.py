@@ -236,6 +236,29 @@ def test_cli_detect_json_contract(layout, renderer, tmp_path):
     assert {"locate", "foreground", "bases", "identify", "total"} <= set(out["timing_ms"])
     assert out["occluded"] == []
     assert (tmp_path / "a.png").stat().st_size > 1000
+    # The map is portrait in a landscape picture: the table is told to turn the camera.
+    assert "quarter turn" in out["map"]["framing"]["advice"]
+    text = run_cli("vision", "detect", str(img))
+    assert "camera: turn the camera a quarter turn" in text.stdout
+
+
+@pytest.mark.parametrize("cond,size,advice", [
+    (Conditions(), (1280, 720), "quarter turn"),  # the long side along the short one
+    (Conditions(yaw_deg=90), (1280, 720), None),  # turned: nothing to say
+    (Conditions(), (720, 1280), None),  # a portrait picture of a portrait map
+    (Conditions(yaw_deg=90, fill=0.5), (1280, 720), "closer"),
+], ids=["portrait-map", "turned", "portrait-picture", "far"])
+def test_the_camera_framing_is_judged(layout, renderer, cond, size, advice):
+    scene = random_scene(layout, np.random.default_rng(8), 6)
+    framed = Detector(layout).detect(renderer.render(scene, cond, size, seed=8)).framing()
+    assert framed is not None
+    if advice is None:
+        assert framed.advice is None
+    else:
+        assert advice in framed.advice
+    # A 25 mm base: about 19 px across at 720p with the map filling the picture's height.
+    if cond == Conditions() and size == (1280, 720):
+        assert 16 < framed.base_px < 22
 
 
 @pytest.mark.parametrize("content,needle", [(b"not an image", "not an image"),

@@ -119,6 +119,10 @@ def test_a_short_game_through_the_dashboard(table, page: Page) -> None:
     page.click("button.tab[data-tab=camera]")
     page.wait_for_function(
         "document.getElementById('camera-view').naturalWidth > 0", timeout=10_000)
+    # Under the picture: the camera's health line (with any tip on framing the map).
+    expect(page.locator("#camera-stats")).to_contain_text(
+        session.health["camera"]["message"])
+    expect(page.locator("#camera-stats")).to_contain_text("frames seen")
     shot(page, "05-camera")
     # Setup: the game in the log, the devices in use.
     page.click("button.tab[data-tab=setup]")

@@ -14,6 +14,7 @@ from ..layout import Layout
 from ..shrink import shrink
 from .bases import BaseFinder
 from .foreground import ForegroundModel
+from .framing import Framing, framing
 from .identify import Identifier
 from .locate import MapFix, MapLocator
 from .occlusion import OcclusionFinder
@@ -58,15 +59,23 @@ class Detection:
                 out[b.region].append(b.to_dict())
         return out
 
+    def framing(self) -> Framing | None:
+        """How the camera frames the map (pixels per base, advice), once it is found."""
+        if not self.fix.found or self.layout is None or self.fix.homography is None:
+            return None
+        return framing(self.fix.homography, self.layout, self.size)
+
     def to_dict(self) -> dict[str, Any]:
         f = self.fix
+        framed = self.framing()
         return {
             "image": {"width": self.size[0], "height": self.size[1]},
             "map": {"found": f.found, "markers_seen": f.markers_seen,
                     "markers_expected": len(self.layout.markers) if self.layout else None,
                     "reprojection_error_px": None if f.reprojection_px is None
                     else round(f.reprojection_px, 3),
-                    "moved": f.moved, "from_memory": f.from_memory},
+                    "moved": f.moved, "from_memory": f.from_memory,
+                    "framing": None if framed is None else framed.to_dict()},
             "cells": self.by_region("cell") if f.found else {},
             "zones": self.by_region("zone") if f.found else {},
             "occluded": sorted(self.occluded),

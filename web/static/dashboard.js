@@ -112,7 +112,21 @@ function renderBanners() {
   } else c.hidden = true;
 }
 
+function renderCameraStats() {
+  const h = (snap.health || {}).camera;
+  const c = snap.camera;
+  const parts = [];
+  if (h) parts.push(`<p class="${h.ok ? "" : "bad"}">${esc(h.message)}</p>`);
+  if (c) {
+    parts.push(`<p>${c.frames} frames seen, ${c.commits} boards committed` +
+      (c.detect_ms_median != null ? `, ${c.detect_ms_median} ms per frame (median)` : "") +
+      "</p>");
+  }
+  $("camera-stats").innerHTML = parts.join("") || "<p>No camera on this table.</p>";
+}
+
 function renderHealth() {
+  renderCameraStats();
   const h = snap.health || {};
   $("health").innerHTML = ["camera", "box"].map((part) => {
     const x = h[part];

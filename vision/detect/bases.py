@@ -62,16 +62,18 @@ class BaseFinder:
         # are one base.
         near = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2) <= (self.r_min * 1.2) ** 2
         alive = np.ones(len(xy), bool)
-        kept: list[BaseCandidate] = []
+        chosen = []
         for i in range(len(xy)):
             if alive[i]:
-                # The top of a disc's distance transform is a small plateau of equal
-                # values: its centre, not its first pixel, is the disc's centre.
-                top = (((peaks_xy - xy[i]) ** 2).sum(axis=1) <= g * g) & \
-                    (peaks_v >= values[i] - 0.5)
-                cx, cy = peaks_xy[top].mean(axis=0)
-                kept.append(BaseCandidate(float(cx), float(cy), 0.0, float(values[i])))
+                chosen.append(i)
                 alive &= ~near[i]
+        # The top of a disc's distance transform is a small plateau of equal values: its
+        # centre, not its first pixel, is the disc's centre.
+        top = ((((peaks_xy[None] - xy[chosen][:, None]) ** 2).sum(axis=2) <= g * g)
+               & (peaks_v[None] >= values[chosen][:, None] - 0.5))
+        centres = (top[..., None] * peaks_xy[None]).sum(axis=1) / top.sum(axis=1)[:, None]
+        kept = [BaseCandidate(float(cx), float(cy), 0.0, float(values[i]))
+                for (cx, cy), i in zip(centres, chosen, strict=True)]
         if kept:
             radii = self._radii(fg.mask, kept)
             for c, r in zip(kept, radii, strict=True):

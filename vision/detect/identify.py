@@ -50,6 +50,13 @@ class Identifier:
             hsv = cv2.cvtColor(np.uint8([[[b, g, r]]]), cv2.COLOR_BGR2HSV)[0, 0]
             hues.append(float(hsv[0]) * 2.0)
         self.hues = np.array(hues)
+        # OpenCV's hue (0-179, two degrees a step) -> 1 + the nearest player's index when
+        # within tolerance, else 0: one table lookup per sample instead of a distance to
+        # every player.
+        steps = np.arange(180, dtype=np.float64)[:, None] * 2.0
+        diff = np.abs((steps - self.hues + 180.0) % 360.0 - 180.0)
+        self.hue_player = np.where(diff.min(axis=1) <= config.hue_tolerance_deg,
+                                   diff.argmin(axis=1) + 1, 0).astype(np.int8)
         a = np.linspace(0, 2 * math.pi, ANGLES, endpoint=False)
         rr = np.array(RADII)
         self.unit = np.stack([np.cos(a)[None, :] * rr[:, None],
@@ -62,12 +69,13 @@ class Identifier:
 
     def _measure(self, samples: np.ndarray,
                  paper: float | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Value relative to the paper, saturation (0-1) and hue (degrees) per sample."""
+        """Value relative to the paper, saturation (0-1) and OpenCV's hue (0-179) per
+        sample."""
         # One HSV conversion gives all three (numpy reductions over a 3-wide axis are slow).
-        hsv = cv2.cvtColor(samples, cv2.COLOR_BGR2HSV).astype(np.float32)
+        hsv = cv2.cvtColor(samples, cv2.COLOR_BGR2HSV)
         paper = np.maximum(np.asarray(paper, np.float32), 1.0)
-        value = hsv[..., 2] / (paper[:, None] if paper.ndim else paper)
-        return value, hsv[..., 1] * (1 / 255), hsv[..., 0] * 2.0
+        value = hsv[..., 2].astype(np.float32) / (paper[:, None] if paper.ndim else paper)
+        return value, hsv[..., 1].astype(np.float32) * (1 / 255), hsv[..., 0]
 
     def _classes(self, value: np.ndarray, sat: np.ndarray, hue: np.ndarray,
                  black: float) -> np.ndarray:
@@ -75,11 +83,9 @@ class Identifier:
         # Ink is dark *and* neutral: dark painted figures are usually tinted.
         out[(value < black) & (sat < self.cfg.ink_saturation)] = 0
         colored = (sat > self.cfg.color_saturation) & (value >= self.cfg.black_value * 0.8)
-        diff = np.abs((hue[..., None] - self.hues + 180.0) % 360.0 - 180.0)
-        best = diff.argmin(axis=-1)
-        near = diff.min(axis=-1) <= self.cfg.hue_tolerance_deg
-        sel = colored & near
-        out[sel] = (best[sel] + 1).astype(np.int8)
+        player = self.hue_player[hue]
+        sel = colored & (player > 0)
+        out[sel] = player[sel]
         return out
 
     def identify_many(self, frame: np.ndarray, homography: np.ndarray,

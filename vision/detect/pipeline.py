@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from ..config import VisionConfig
-from ..layout import Layout
+from ..layout import Layout, Region
 from ..shrink import shrink
 from .bases import BaseFinder
 from .foreground import ForegroundModel
@@ -96,6 +96,17 @@ class Detector:
         self.occlusion = OcclusionFinder(layout, self.cfg, self.foreground.area)
         self._previous: tuple[np.ndarray, Detection] | None = None
 
+    def _region_at(self, x_px: float, y_px: float, x_mm: float, y_mm: float) -> Region | None:
+        """The region under a working pixel: from the drawn region map when the pixel is
+        well inside one, from the exact polygons near an edge."""
+        labels = self.occlusion.region_labels
+        ix, iy = int(round(x_px)), int(round(y_px))
+        around = labels[max(0, iy - 1):iy + 2, max(0, ix - 1):ix + 2]
+        if around.size == 9 and around.min() == around.max():
+            k = int(around[0, 0])
+            return self.layout.regions[k - 1] if k else None
+        return self.layout.region_at(x_mm, y_mm)
+
     def _unchanged(self, small: np.ndarray) -> Detection | None:
         """The previous result, if this frame shows the same scene (sensor noise aside):
         most frames of a game change nothing, and they cost almost nothing this way."""
@@ -147,7 +158,7 @@ class Detector:
                 continue  # inside a hand: fingers look like bases
             x_mm, y_mm = fg.area.to_mm(c.x, c.y)
             r_mm = c.radius / fg.scale
-            region = self.layout.region_at(x_mm, y_mm)
+            region = self._region_at(c.x, c.y, x_mm, y_mm)
             if region is None:
                 continue
             paper = float(fg.illum[int(round(c.y)), int(round(c.x))])

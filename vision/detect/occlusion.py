@@ -8,6 +8,8 @@ sees there, but nothing downstream may trust or commit it.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -31,6 +33,7 @@ class OcclusionFinder:
         for k, r in enumerate(layout.regions, start=1):
             cv2.fillPoly(labels, [area.to_px(r.polygon)], k)
         self.region_labels = labels
+        self.region_labels_half = labels[::2, ::2]  # as cv2's nearest halving samples
         self.shape = area.shape
 
     def find(self, mask: np.ndarray, bases: list[BaseCandidate],
@@ -71,12 +74,13 @@ class OcclusionFinder:
                     area >= self.cfg.hand_area_bases * quarter
                     and unexplained > 1.5 * quarter):
                 hand[box][comp] = 255
-        hand = cv2.resize(hand, (full_shape[1], full_shape[0]), interpolation=cv2.INTER_NEAREST)
         occluded: set[str] = set()
         if hand.any():
-            m = int(self.cfg.occlusion_margin_mm * self.s)
+            # The margin, at half resolution too (rounded up: never smaller).
+            m = math.ceil(self.cfg.occlusion_margin_mm * self.s / 2)
             grown = cv2.dilate(hand, np.ones((2 * m + 1, 2 * m + 1), np.uint8)) > 0
-            for k in np.unique(self.region_labels[grown]):
+            for k in np.unique(self.region_labels_half[:grown.shape[0], :grown.shape[1]][grown]):
                 if k:
                     occluded.add(self.names[k - 1])
+        hand = cv2.resize(hand, (full_shape[1], full_shape[0]), interpolation=cv2.INTER_NEAREST)
         return occluded, hand

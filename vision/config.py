@@ -43,6 +43,7 @@ class VisionConfig:
     hue_tolerance_deg: float = 28.0
     glare_ink_contrast: float = 0.25  # colour minus darkest grey: ink threshold re-fit
     second_look_margin: float = 0.24  # the lead a re-fitted reading needs (a guess is worse)
+    soft_look_margin: float = 0.16  # the lead a reading from graded brightness votes needs
     # occlusion
     hand_area_bases: float = 2.5  # foreground blob larger than this many bases: a hand
     hand_dark_diff: float = 0.10  # the looser difference used to find hands

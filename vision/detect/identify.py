@@ -108,7 +108,51 @@ class Identifier:
         glare = arr[:, 3] >= GLARE_PAPER
         out = self._decide_many(dense, glare)
         self._second_look(out, value, sat, hue, glare)
+        self._soft_look(out, value, sat, hue, glare)
         return out
+
+    def _soft_look(self, out: list[Identity], value: np.ndarray, sat: np.ndarray,
+                   hue: np.ndarray, glare: np.ndarray) -> None:
+        """Blur mixes a black wedge with its coloured neighbours into samples that are
+        neither dark enough for ink nor coloured enough for the owner: the hard classes
+        throw them away. For a ring still unread (owner clear, no glare: clipped paper
+        makes brightness meaningless), each sample votes by where its brightness lies
+        between the ring's own colour and its darkest grey, from +1 (ink) to -1
+        (colour), and the votes are decoded with ``soft_look_margin``."""
+        for k, ident in enumerate(out):
+            if ident.owner is None or ident.tag == "read" or glare[k]:
+                continue
+            mine = self.players.index(ident.owner) + 1
+            v, s = value[k], sat[k]
+            cls = self._classes(v, s, hue[k], self.cfg.black_value)
+            colored = (cls > 0).mean(axis=1)
+            if colored.max() <= 0:
+                continue
+            strong = colored >= 0.5 * colored.max()
+            edge = float(_RADII[len(RADII) - 1 - int(np.argmax(strong[::-1]))]) + 0.025
+            inside = edge >= _RADII
+            col_v = v[inside][cls[inside] == mine]
+            neutral = v[inside][s[inside] < self.cfg.ink_saturation]
+            if len(col_v) < 10 or len(neutral) < 10:
+                continue
+            bright, dark = float(np.median(col_v)), float(np.percentile(neutral, 10))
+            if bright - dark < self.cfg.glare_ink_contrast:
+                continue
+            mid, half = (bright + dark) / 2, (bright - dark) / 2
+            vote = np.clip((mid - v) / half, -1.0, 1.0)
+            vote[cls == mine] = -1.0
+            vote[(cls > 0) & (cls != mine)] = 0.0  # the other player's colour: a figure
+            weights = np.clip((_RADII / edge - 0.5) * 2.5, 0.0, 1.0)
+            weights[0.95 * edge < _RADII] = 0.0
+            evidence = (vote * weights[:, None]).sum(axis=0).astype(np.float32)
+            pattern, lead, agreement = tags.decode_soft_many(evidence[None])
+            if (pattern[0] >= 0 and lead[0] >= self.cfg.soft_look_margin
+                    and agreement[0] >= self.cfg.tag_agreement):
+                conf = min(1.0, float(lead[0]) / (2 * self.cfg.soft_look_margin)) \
+                    * float(agreement[0])
+                tag_id = tags.player_ids(mine - 1).start + int(pattern[0])
+                out[k] = Identity(ident.owner, ident.owner_confidence, tag_id, "read",
+                                  round(conf, 3))
 
     def _second_look(self, out: list[Identity], value: np.ndarray, sat: np.ndarray,
                      hue: np.ndarray, glare: np.ndarray) -> None:

@@ -111,6 +111,20 @@ class Identifier:
         self._soft_look(out, value, sat, hue, glare)
         return out
 
+    def _levels(self, value: np.ndarray, sat: np.ndarray, classes: np.ndarray, mine: int,
+                rows: np.ndarray) -> tuple[float, float] | None:
+        """A ring's own brightness levels in ``rows``: its colour (median) and its
+        darkest grey (10th percentile of neutral samples); None when there are too few
+        samples, or too little contrast to tell ink from colour by brightness."""
+        col_v = value[rows][classes[rows] == mine]
+        neutral = value[rows][sat[rows] < self.cfg.ink_saturation]
+        if len(col_v) < 10 or len(neutral) < 10:
+            return None
+        bright, dark = float(np.median(col_v)), float(np.percentile(neutral, 10))
+        if bright - dark < self.cfg.glare_ink_contrast:
+            return None
+        return bright, dark
+
     def _soft_look(self, out: list[Identity], value: np.ndarray, sat: np.ndarray,
                    hue: np.ndarray, glare: np.ndarray) -> None:
         """Blur mixes a black wedge with its coloured neighbours into samples that are
@@ -130,14 +144,10 @@ class Identifier:
                 continue
             strong = colored >= 0.5 * colored.max()
             edge = float(_RADII[len(RADII) - 1 - int(np.argmax(strong[::-1]))]) + 0.025
-            inside = edge >= _RADII
-            col_v = v[inside][cls[inside] == mine]
-            neutral = v[inside][s[inside] < self.cfg.ink_saturation]
-            if len(col_v) < 10 or len(neutral) < 10:
+            levels = self._levels(v, s, cls, mine, edge >= _RADII)
+            if levels is None:
                 continue
-            bright, dark = float(np.median(col_v)), float(np.percentile(neutral, 10))
-            if bright - dark < self.cfg.glare_ink_contrast:
-                continue
+            bright, dark = levels
             mid, half = (bright + dark) / 2, (bright - dark) / 2
             vote = np.clip((mid - v) / half, -1.0, 1.0)
             vote[cls == mine] = -1.0
@@ -166,14 +176,10 @@ class Identifier:
             mine = self.players.index(ident.owner) + 1
             v, s = value[k], sat[k]
             first = self._classes(v, s, hue[k], self.cfg.black_value)
-            inside = _RADII <= 1.0
-            col_v = v[inside][first[inside] == mine]
-            neutral = v[inside][s[inside] < self.cfg.ink_saturation]
-            if len(col_v) < 10 or len(neutral) < 10:
+            levels = self._levels(v, s, first, mine, _RADII <= 1.0)
+            if levels is None:
                 continue
-            bright, dark = float(np.median(col_v)), float(np.percentile(neutral, 10))
-            if bright - dark < self.cfg.glare_ink_contrast:
-                continue
+            bright, dark = levels
             black = min(dark + 0.5 * (bright - dark), 0.85)
             if black <= self.cfg.black_value:
                 continue

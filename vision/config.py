@@ -41,6 +41,7 @@ class VisionConfig:
     color_saturation: float = 0.40  # saturation over which a sample is a player colour
     ink_saturation: float = 0.5  # ink is neutral: darker samples more saturated are not ink
     hue_tolerance_deg: float = 28.0
+    clipped_paper: float = 245.0  # paper this bright (0-255): a glare spot, black prints grey
     glare_ink_contrast: float = 0.25  # colour minus darkest grey: ink threshold re-fit
     second_look_margin: float = 0.24  # the lead a re-fitted reading needs (a guess is worse)
     soft_look_margin: float = 0.16  # the lead a reading from graded brightness votes needs
@@ -49,7 +50,7 @@ class VisionConfig:
     hand_dark_diff: float = 0.10  # the looser difference used to find hands
     hand_sat_diff: float = 0.12
     hand_light_diff: float = 0.25  # lighter than the print by this much: a light sleeve
-    glare_paper: float = 235.0  # paper brighter than this (0-255) may be glare
+    glare_paper: float = 235.0  # paper brighter than this (0-255) may be glare (no sleeve test)
     occlusion_margin_mm: float = 12.0
     sheet_border_mm: float = 8.0  # strip along the sheet's edge not searched for hands
     # temporal stabiliser

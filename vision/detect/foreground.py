@@ -76,9 +76,8 @@ class ForegroundModel:
         self.sat_above = np.clip(sat255 + c.sat_diff * 255, 0, 255).astype(np.uint8)
         self.loose_sat_above = np.clip(sat255 + c.hand_sat_diff * 255, 0, 255).astype(np.uint8)
         # Only cells and zones hold bases; markers and margins are ignored.
-        region_mask = np.zeros(area.shape, np.uint8)
-        for r in layout.regions:
-            cv2.fillPoly(region_mask, [area.to_px(r.polygon)], 255)
+        self.region_labels = area.region_labels(layout)
+        region_mask = np.where(self.region_labels > 0, 255, 0).astype(np.uint8)
         self.region_mask = region_mask
         # Hands are looked for on the sheet, not along its edge, where a blurred frame
         # mixes in the table beyond it (a long thin "change" that would pass for an arm).

@@ -27,8 +27,6 @@ ANGLES = 60  # samples around the ring (6 per wedge)
 # true edge (where the owner colour stops), fine enough to read the wedges inside it.
 RADII = tuple(np.round(np.arange(0.5, 1.251, 0.05), 3))
 _RADII = np.array(RADII, np.float32)
-# Paper this bright (0-255) is in a glare spot: the camera clips, black prints grey.
-GLARE_PAPER = 245.0
 
 
 @dataclass
@@ -105,7 +103,7 @@ class Identifier:
         shape = (n, len(RADII), ANGLES)
         value, sat, hue = (m.reshape(shape) for m in self._measure(samples, papers))
         dense = self._classes(value, sat, hue, self.cfg.black_value)
-        glare = arr[:, 3] >= GLARE_PAPER
+        glare = arr[:, 3] >= self.cfg.clipped_paper
         out = self._decide_many(dense, glare)
         self._second_look(out, value, sat, hue, glare)
         self._soft_look(out, value, sat, hue, glare)

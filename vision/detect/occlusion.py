@@ -20,7 +20,10 @@ from .workarea import WorkArea
 
 
 class OcclusionFinder:
-    def __init__(self, layout: Layout, config: VisionConfig, area: WorkArea) -> None:
+    def __init__(self, layout: Layout, config: VisionConfig, area: WorkArea,
+                 region_labels: np.ndarray) -> None:
+        """``region_labels``: the layout's regions drawn in ``area``
+        (``WorkArea.region_labels``)."""
         self.cfg = config
         s = area.scale
         self.s = s
@@ -29,12 +32,7 @@ class OcclusionFinder:
         # One image of region numbers (0: none) answers "which regions does this hand
         # cover" with one lookup, however many regions the map has.
         self.names = [r.name for r in layout.regions]
-        labels = np.zeros(area.shape, np.int16)
-        for k, r in enumerate(layout.regions, start=1):
-            cv2.fillPoly(labels, [area.to_px(r.polygon)], k)
-        self.region_labels = labels
-        self.region_labels_half = labels[::2, ::2]  # as cv2's nearest halving samples
-        self.shape = area.shape
+        self.region_labels_half = region_labels[::2, ::2]  # as cv2's nearest halving
 
     def find(self, mask: np.ndarray, bases: list[BaseCandidate],
              loose: np.ndarray | None = None) -> tuple[set[str], np.ndarray]:

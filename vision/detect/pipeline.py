@@ -93,13 +93,14 @@ class Detector:
         self.foreground = ForegroundModel(layout, self.cfg)
         self.finder = BaseFinder(layout, self.cfg)
         self.identifier = Identifier(layout, self.cfg)
-        self.occlusion = OcclusionFinder(layout, self.cfg, self.foreground.area)
+        self.occlusion = OcclusionFinder(layout, self.cfg, self.foreground.area,
+                                         self.foreground.region_labels)
         self._previous: tuple[np.ndarray, Detection] | None = None
 
     def _region_at(self, x_px: float, y_px: float, x_mm: float, y_mm: float) -> Region | None:
         """The region under a working pixel: from the drawn region map when the pixel is
         well inside one, from the exact polygons near an edge."""
-        labels = self.occlusion.region_labels
+        labels = self.foreground.region_labels
         ix, iy = int(round(x_px)), int(round(y_px))
         around = labels[max(0, iy - 1):iy + 2, max(0, ix - 1):ix + 2]
         if around.size == 9 and around.min() == around.max():

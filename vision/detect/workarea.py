@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from ..layout import Layout
@@ -50,6 +51,14 @@ class WorkArea:
         """3x3 matrix: working px -> sheet mm."""
         s = self.scale
         return np.array([[1 / s, 0, self.origin[0]], [0, 1 / s, self.origin[1]], [0, 0, 1.0]])
+
+    def region_labels(self, layout: Layout) -> np.ndarray:
+        """The layout's regions drawn in this area: pixel value k + 1 where region k is,
+        0 outside every region (int16)."""
+        labels = np.zeros(self.shape, np.int16)
+        for k, r in enumerate(layout.regions, start=1):
+            cv2.fillPoly(labels, [self.to_px(r.polygon)], k)
+        return labels
 
     def crop(self, sheet_image: np.ndarray) -> np.ndarray:
         """This area of an image of the whole sheet drawn at the same scale."""

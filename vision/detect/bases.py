@@ -75,13 +75,12 @@ class BaseFinder:
         kept = [BaseCandidate(float(cx), float(cy), 0.0, float(values[i]))
                 for (cx, cy), i in zip(centres, chosen, strict=True)]
         if kept:
-            radii = self._radii(fg.mask, kept)
-            for c, r in zip(kept, radii, strict=True):
-                c.radius = r
+            self._fit_discs(fg.mask, kept)
         return kept, dt
 
-    def _radii(self, mask: np.ndarray, cands: list[BaseCandidate]) -> list[float]:
-        """Median extent of the foreground along 16 rays, clamped to base sizes."""
+    def _fit_discs(self, mask: np.ndarray, cands: list[BaseCandidate]) -> None:
+        """Each candidate's radius (the median extent of the foreground along 16 rays,
+        clamped to base sizes) and its centre, corrected by opposite rays."""
         h, w = mask.shape
         steps = np.arange(1, int(self.r_max * 1.4) + 2, 0.5, dtype=np.float32)
         ang = np.linspace(0, 2 * np.pi, 16, endpoint=False, dtype=np.float32)
@@ -100,8 +99,9 @@ class BaseFinder:
             (np.abs(b - r[:, None]) < 0.25 * r[:, None])
         d = np.where(ok, (a - b) / 2, 0.0)
         n_ok = ok.sum(axis=1)
+        radii = np.clip(r, self.r_min * 0.9, self.r_max * 1.05)
         for k, c in enumerate(cands):
+            c.radius = float(radii[k])
             if n_ok[k] >= 5:
                 c.x += float((d[k] * np.cos(ang[:8])).sum() * 2 / n_ok[k])
                 c.y += float((d[k] * np.sin(ang[:8])).sum() * 2 / n_ok[k])
-        return [float(v) for v in np.clip(r, self.r_min * 0.9, self.r_max * 1.05)]

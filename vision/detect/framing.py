@@ -3,9 +3,9 @@
 Sticker ids need pixels: at 720p a 25 mm base is about 19 px across when the portrait
 map fills the picture's height, and a wedge of its sticker about 5 px. Two setups waste
 them: a camera turned so that the map's long side runs along the picture's short side,
-and a camera too far away. Measured on the vision bench at 720p, turning the camera a
-quarter turn lifts blurred stickers from 86 % read to 98 % and figure-covered ones from
-79 % to 84 %. The table says so once the map is found.
+and a camera too far away. Measured on the vision bench at 720p (12 scenes x 22 bases),
+turning the camera a quarter turn lifts blurred stickers from 89 % read to 100 % and
+figure-covered ones from 84 % to 86 %. The table says so once the map is found.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -15,7 +16,7 @@ from ..shrink import shrink
 from .bases import BaseFinder
 from .foreground import ForegroundModel
 from .framing import Framing, framing
-from .identify import Identifier
+from .identify import Identifier, Identity
 from .locate import MapFix, MapLocator
 from .occlusion import OcclusionFinder
 
@@ -32,6 +33,7 @@ class SeenBase:
     tag: str  # read / none / unreadable
     confidence: float
     occluded: bool = False
+    paper: float = 0.0  # the paper's brightness around it (0-255), for reading it again
 
     def to_dict(self) -> dict[str, Any]:
         return {"sticker": self.sticker, "owner": self.owner,
@@ -39,6 +41,14 @@ class SeenBase:
                 "owner_confidence": round(self.owner_confidence, 3),
                 "center_mm": [round(self.x_mm, 1), round(self.y_mm, 1)],
                 "diameter_mm": round(self.diameter_mm, 1)}
+
+
+def _seen(region: str, x_mm: float, y_mm: float, diameter_mm: float, ident: Identity,
+          occluded: bool, paper: float) -> SeenBase:
+    conf = ident.owner_confidence if ident.tag != "read" else \
+        min(1.0, 0.5 * ident.owner_confidence + 0.5 * ident.tag_confidence + 0.2)
+    return SeenBase(region, x_mm, y_mm, diameter_mm, ident.owner, ident.owner_confidence,
+                    ident.sticker, ident.tag, conf, occluded, paper)
 
 
 @dataclass
@@ -95,7 +105,41 @@ class Detector:
         self.identifier = Identifier(layout, self.cfg)
         self.occlusion = OcclusionFinder(layout, self.cfg, self.foreground.area,
                                          self.foreground.region_labels)
+        # Reading a sticker again on a later, unchanged frame is one more chance to read
+        # it wrong as well as right: those readings need a larger lead.
+        k = self.cfg.reread_lead
+        self.rereader = Identifier(layout, replace(
+            self.cfg, tag_margin=self.cfg.tag_margin * k,
+            second_look_margin=self.cfg.second_look_margin * k,
+            soft_look_margin=self.cfg.soft_look_margin * k))
         self._previous: tuple[np.ndarray, Detection] | None = None
+        self._rereads = 0  # unchanged frames on which unread stickers were read again
+        self._reread_ids: dict[int, Counter[int]] = {}  # base index -> ids read again
+
+    def _read_again(self, frame: np.ndarray, same: Detection) -> list[SeenBase]:
+        """On a frame showing the same scene, the stickers not yet read, read again:
+        each frame brings new sensor noise, and the stabiliser votes over the frames.
+        For ``reread_frames`` frames after a full detection; ``same.bases`` when there
+        is nothing to do."""
+        todo = [k for k, b in enumerate(same.bases) if b.tag != "read" and not b.occluded]
+        h = same.fix.homography
+        if not todo or self._rereads >= self.cfg.reread_frames or h is None:
+            return same.bases
+        self._rereads += 1
+        discs = [(b.x_mm, b.y_mm, b.diameter_mm / 2 * self.cfg.sticker_fraction, b.paper)
+                 for b in (same.bases[k] for k in todo)]
+        bases = list(same.bases)
+        for k, ident in zip(todo, self.rereader.identify_many(frame, h, discs), strict=True):
+            b = same.bases[k]
+            if ident.tag != "read" or b.owner not in (None, ident.owner):
+                continue
+            ids = self._reread_ids.setdefault(k, Counter())
+            ids[ident.sticker] += 1
+            # Believed once read the same way twice, and never another way.
+            if len(ids) == 1 and ids[ident.sticker] >= self.cfg.reread_agree:
+                bases[k] = _seen(b.region, b.x_mm, b.y_mm, b.diameter_mm, ident, b.occluded,
+                                 b.paper)
+        return bases
 
     def _region_at(self, x_px: float, y_px: float, x_mm: float, y_mm: float) -> Region | None:
         """The region under a working pixel: from the drawn region map when the pixel is
@@ -131,10 +175,16 @@ class Detector:
         small = shrink(gray, 16).astype(np.int16)
         same = self._unchanged(small)
         if same is not None:
-            elapsed = (time.perf_counter() - t0) * 1000
+            t1 = time.perf_counter()
+            bases = self._read_again(frame, same)
+            t2 = time.perf_counter()
             fix = replace(same.fix, moved=False)  # nothing moved since that frame
-            return Detection(fix, same.bases, same.occluded,
-                             {"unchanged": elapsed, "total": elapsed}, same.size, self.layout)
+            timing = {"unchanged": (t1 - t0) * 1000, "total": (t2 - t0) * 1000}
+            if bases is not same.bases:
+                timing["read_again"] = (t2 - t1) * 1000
+            return Detection(fix, bases, same.occluded, timing, same.size, self.layout)
+        self._rereads = 0
+        self._reread_ids = {}
         fix = self.locator.locate(gray)
         t1 = time.perf_counter()
         t["locate"] = (t1 - t0) * 1000
@@ -166,12 +216,9 @@ class Detector:
             kept.append((region, x_mm, y_mm, r_mm, paper))
         idents = self.identifier.identify_many(
             frame, h, [(x, y, r * self.cfg.sticker_fraction, p) for _, x, y, r, p in kept])
-        for (region, x_mm, y_mm, r_mm, _), ident in zip(kept, idents, strict=True):
-            conf = ident.owner_confidence if ident.tag != "read" else \
-                min(1.0, 0.5 * ident.owner_confidence + 0.5 * ident.tag_confidence + 0.2)
-            det.bases.append(SeenBase(region.name, x_mm, y_mm, 2 * r_mm, ident.owner,
-                                      ident.owner_confidence, ident.sticker, ident.tag, conf,
-                                      region.name in occluded))
+        for (region, x_mm, y_mm, r_mm, paper), ident in zip(kept, idents, strict=True):
+            det.bases.append(_seen(region.name, x_mm, y_mm, 2 * r_mm, ident,
+                                   region.name in occluded, paper))
         t5 = time.perf_counter()
         t["identify"] = (t5 - t4) * 1000
         t["total"] = (t5 - t0) * 1000

@@ -24,10 +24,8 @@ class VisionConfig:
     reuse_still_frames: bool = True
     still_frame_diff: int = 4
     # ... and reads the stickers it could not read again, on this many such frames,
-    # asking every reading rule for reread_lead times its usual lead
     reread_frames: int = 8
-    reread_lead: float = 1.0
-    reread_agree: int = 2  # ... and the same id read on this many of them, no other
+    reread_agree: int = 2  # believing an id read the same way on this many, and no other
     # rectify
     px_per_mm: float = 1.0  # scale of the top-down working image
     work_margin_mm: float = 6.0  # working image: the cells' and zones' bounding box + this

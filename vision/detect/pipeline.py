@@ -105,13 +105,6 @@ class Detector:
         self.identifier = Identifier(layout, self.cfg)
         self.occlusion = OcclusionFinder(layout, self.cfg, self.foreground.area,
                                          self.foreground.region_labels)
-        # Reading a sticker again on a later, unchanged frame is one more chance to read
-        # it wrong as well as right: those readings need a larger lead.
-        k = self.cfg.reread_lead
-        self.rereader = Identifier(layout, replace(
-            self.cfg, tag_margin=self.cfg.tag_margin * k,
-            second_look_margin=self.cfg.second_look_margin * k,
-            soft_look_margin=self.cfg.soft_look_margin * k))
         self._previous: tuple[np.ndarray, Detection] | None = None
         self._rereads = 0  # unchanged frames on which unread stickers were read again
         self._reread_ids: dict[int, Counter[int]] = {}  # base index -> ids read again
@@ -129,13 +122,15 @@ class Detector:
         discs = [(b.x_mm, b.y_mm, b.diameter_mm / 2 * self.cfg.sticker_fraction, b.paper)
                  for b in (same.bases[k] for k in todo)]
         bases = list(same.bases)
-        for k, ident in zip(todo, self.rereader.identify_many(frame, h, discs), strict=True):
+        for k, ident in zip(todo, self.identifier.identify_many(frame, h, discs), strict=True):
             b = same.bases[k]
             if ident.tag != "read" or b.owner not in (None, ident.owner):
                 continue
             ids = self._reread_ids.setdefault(k, Counter())
             ids[ident.sticker] += 1
-            # Believed once read the same way twice, and never another way.
+            # Each reading again is one more chance to read it wrong as well as right: it
+            # is believed once read the same way twice, and never another way (a larger
+            # lead instead lost the gain and kept the wrong readings).
             if len(ids) == 1 and ids[ident.sticker] >= self.cfg.reread_agree:
                 bases[k] = _seen(b.region, b.x_mm, b.y_mm, b.diameter_mm, ident, b.occluded,
                                  b.paper)

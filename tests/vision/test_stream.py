@@ -18,6 +18,18 @@ def region_counts(scene):
     return out
 
 
+def film(renderer, scenes, cond, seed, stab, det):
+    """Each scene as one frame of a camera (the sensor noise differs per frame) through
+    the detector and the stabiliser: the (frame index, observation) of every commit."""
+    commits = []
+    for i, sc in enumerate(scenes):
+        img = renderer.render(sc, cond, (1280, 720), seed=seed, frame_seed=i)
+        obs = stab.push(det.detect(img), i / 30, i)
+        if obs is not None:
+            commits.append((i, obs))
+    return commits
+
+
 def test_hands_never_commit_and_the_move_lands(layout, renderer):
     rng = np.random.default_rng(21)
     before = random_scene(layout, rng, 12, figures=True)
@@ -31,14 +43,10 @@ def test_hands_never_commit_and_the_move_lands(layout, renderer):
     for x, y in np.linspace([moving.x, moving.y], dest.center, 6):
         frames.append(Scene(layout, before.bases[1:], [Hand(float(x), float(y), "bottom")]))
     frames += [after] * 7
-    det, stab = Detector(layout), Stabilizer(4)
-    commits = []
-    for i, sc in enumerate(frames):
-        img = renderer.render(sc, Conditions(tilt_deg=10, noise=3), (1280, 720), seed=21,
-                              frame_seed=i)
-        obs = stab.push(det.detect(img), i / 30, i)
-        if obs is not None:
-            commits.append((i, {k: len(v) for k, v in obs.regions.items() if v}))
+    stab = Stabilizer(4)
+    commits = [(i, {k: len(v) for k, v in obs.regions.items() if v})
+               for i, obs in film(renderer, frames, Conditions(tilt_deg=10, noise=3), 21,
+                                  stab, Detector(layout))]
     assert commits, "the boards before and after must be committed"
     allowed = [region_counts(before), region_counts(after)]
     for i, got in commits:
@@ -131,14 +139,9 @@ def test_something_left_on_the_map_holds_only_its_own_cells(layout, renderer):
     cup = Hand(*next(r for r in layout.cells if r.name == "a5").center, "top", 60.0)
     frames = [Scene(layout, before.bases)] * 5
     frames += [Scene(layout, [*before.bases, newcomer], [cup])] * 16
-    det, stab = Detector(layout), Stabilizer(4, static_frames=8)
-    commits = []
-    for i, sc in enumerate(frames):
-        img = renderer.render(sc, Conditions(tilt_deg=8, noise=2), (1280, 720), seed=23,
-                              frame_seed=i)
-        obs = stab.push(det.detect(img), i / 30, i)
-        if obs is not None:
-            commits.append((i, obs))
+    stab = Stabilizer(4, static_frames=8)
+    commits = film(renderer, frames, Conditions(tilt_deg=8, noise=2), 23, stab,
+                   Detector(layout))
     assert commits[0][0] == 3  # the first board
     assert len(commits) > 1, "the rest of the board must go on"
     i, obs = commits[1]

@@ -384,15 +384,17 @@ def _hand_sequences(layout, renderer, n: int, seed: int) -> dict[str, Any]:
 
 def _stream_timing(layout, renderer, sizes, seed: int) -> dict[str, Any]:
     """Per-frame cost in a live stream: a board at rest, a hand moving a base across it,
-    the board at rest again (one detector, frames differing by sensor noise)."""
+    the board at rest again (one detector, frames differing by sensor noise). Frames
+    that changed are worked on in part where only part of them changed."""
     import numpy as np
 
     from vision.detect import Detector
     from vision.synth import Conditions, Hand, Scene, random_scene
 
-    out = {}
+    out: dict[str, Any] = {}
     for size_name, size in sizes.items():
         times: dict[str, list[float]] = {}
+        redone: list[float] = []
         for k in range(2):
             rng = np.random.default_rng(seed * 31 + k)
             scene = random_scene(layout, rng, 22, figures=True)
@@ -411,10 +413,15 @@ def _stream_timing(layout, renderer, sizes, seed: int) -> dict[str, Any]:
                     times.setdefault(stage, []).append(v)
                 if "unchanged" not in d.timing_ms:  # a frame the detector worked on
                     times.setdefault("total_changed_frames", []).append(d.timing_ms["total"])
+                    redone.append(d.redone)
         out[size_name] = {stage: {"median": round(float(np.median(v)), 2),
                                   "p95": round(float(np.percentile(v, 95)), 2),
                                   "frames": len(v)}
                           for stage, v in times.items()}
+        # How much of the work area those frames redid (1: all; a hand changes a part).
+        out[size_name]["changed_frames_share_redone"] = {
+            "median": round(float(np.median(redone)), 3),
+            "whole_frames": sum(r == 1.0 for r in redone)}
     return out
 
 

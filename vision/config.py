@@ -26,6 +26,10 @@ class VisionConfig:
     # ... and reads the stickers it could not read again, on this many such frames,
     reread_frames: int = 8
     reread_agree: int = 2  # believing an id read the same way on this many, and no other
+    # ... and a frame changed only in part redoes only that part of the work area,
+    partial_detect: bool = True
+    partial_max_share: float = 0.85 # unless the part (with its context) is more than this
+    full_refresh_frames: int = 30  # and redoes everything after this many partial frames
     # rectify
     px_per_mm: float = 1.0  # scale of the top-down working image
     work_margin_mm: float = 6.0  # working image: the cells' and zones' bounding box + this

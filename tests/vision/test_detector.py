@@ -204,6 +204,29 @@ def test_the_work_area_covers_every_region(layout):
         assert np.allclose(back, (x, y))
 
 
+def test_the_foreground_of_a_box_is_the_whole_images_inside_its_context(layout, renderer):
+    """The detector redoes only the changed part of a frame: the foreground of a box of
+    the work area must equal the whole image's, away from the box's edges, in the
+    sheet's pixels, the paper's brightness and both masks."""
+    from vision.detect.workarea import Box
+
+    scene = random_scene(layout, np.random.default_rng(9), 22, hands=1)
+    frame = renderer.render(scene, Conditions(shadow=0.5), (1280, 720), seed=9)
+    det = Detector(layout)
+    h = det.detect(frame).fix.homography
+    model = det.foreground
+    whole = model.extract(frame, h)
+    pieces = (Box(0, 0, 320, 400), Box(96, 192, 480, 640), Box(256, 464, 576, 864))
+    for box in pieces:
+        piece = model.extract(frame, h, box)
+        keep = Box(box.x0 + model.context_px, box.y0 + model.context_px,
+                   box.x1 - model.context_px, box.y1 - model.context_px)
+        full = model.extract(frame, h)
+        full.paste(piece, box, keep)  # what the detector does
+        for name in ("rectified", "illum", "mask", "loose"):
+            assert np.array_equal(getattr(full, name), getattr(whole, name)), (box, name)
+
+
 def test_markers_covered_keeps_the_last_good_fix(layout, renderer):
     scene = random_scene(layout, np.random.default_rng(5), 10)
     det = Detector(layout)

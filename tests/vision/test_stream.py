@@ -164,12 +164,15 @@ def test_unread_stickers_are_read_again_on_still_frames(layout, renderer):
     def committed(cfg, seed):
         scene = random_scene(layout, np.random.default_rng(seed), 22, figures=False)
         det, stab, obs = Detector(layout, cfg), Stabilizer(4), None
-        timings = []
+        timings, reads = [], []
         for f in range(12):
             img = renderer.render(scene, C(blur=6), (1280, 720), seed=seed, frame_seed=f)
             d = det.detect(img)
             timings.append(d.timing_ms)
+            reads.append(sum(b.tag == "read" for b in d.bases))
             obs = stab.push(d, f / 30, f) or obs
+        # What was read again stays read after the reading again stops (frames 9-11).
+        assert reads[-1] == max(reads)
         seen = [b for bases in obs.regions.values() for b in bases]
         right = wrong = 0
         for t in scene.bases:
@@ -191,3 +194,53 @@ def test_unread_stickers_are_read_again_on_still_frames(layout, renderer):
         assert all("unchanged" in t for t in again)
         assert 0 < len(again) <= on.reread_frames
     assert gained >= 2
+
+
+def test_a_frame_changed_in_part_gives_what_the_whole_frame_gives(layout, renderer):
+    """A hand moving a base changes part of the picture: the detector redoes only that
+    part and keeps the rest. Without sensor noise (the kept part is then the very same
+    pixels) the answer must equal a detector that redoes every frame whole."""
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+
+    def answer(d):
+        return (sorted((b.region, round(b.x_mm, 2), round(b.y_mm, 2), b.sticker, b.owner,
+                        b.tag, b.occluded) for b in d.bases), sorted(d.occluded))
+
+    scene = random_scene(layout, np.random.default_rng(103), 22, figures=True)
+    moving = scene.bases[0]
+    path = np.linspace([moving.x, moving.y], [layout.sheet[0] / 2, layout.sheet[1] / 2], 5)
+    frames = [scene] + [Scene(layout, scene.bases[1:], [Hand(float(x), float(y))])
+                        for x, y in path] + [Scene(layout, scene.bases[1:])]
+    partly = Detector(layout)
+    whole = Detector(layout, replace(VisionConfig(), partial_detect=False,
+                                     reuse_still_frames=False))
+    redone = []
+    for i, sc in enumerate(frames):
+        img = renderer.render(sc, Conditions(noise=0, tilt_deg=10), (1280, 720), seed=103,
+                              frame_seed=i)
+        d = partly.detect(img)
+        redone.append(d.redone)
+        assert answer(d) == answer(whole.detect(img)), f"frame {i} (redone {d.redone})"
+    assert redone[0] == 1.0
+    assert any(0 < r < 0.7 for r in redone), redone  # some frames were redone in part
+
+
+def test_a_bumped_map_or_many_partial_frames_redo_the_whole_frame(layout, renderer):
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+
+    scene = random_scene(layout, np.random.default_rng(104), 12, figures=False)
+    cfg = replace(VisionConfig(), full_refresh_frames=2)
+    det = Detector(layout, cfg)
+    redone = [det.detect(renderer.render(Scene(layout, scene.bases, [Hand(x, 300.0)]),
+                                         Conditions(noise=0), (1280, 720), seed=104)).redone
+              for x in (200.0, 215.0, 230.0, 245.0)]  # a hand moving a little each frame
+    # whole, then two partial frames, then whole again
+    assert redone[0] == 1.0 and 0 < redone[1] < 1 and 0 < redone[2] < 1
+    assert redone[3] == 1.0
+    bumped = renderer.render(scene, Conditions(noise=0, yaw_deg=3), (1280, 720), seed=104)
+    d = det.detect(bumped)
+    assert d.fix.moved and d.redone == 1.0

@@ -33,7 +33,12 @@ class BaseFinder:
         self.r_max = layout.base_diameters[1] / 2 * s
 
     def find(self, fg: Foreground) -> tuple[list[BaseCandidate], np.ndarray]:
-        dt = cv2.distanceTransform(fg.mask, cv2.DIST_L2, 3)
+        return self.find_in(fg.mask)
+
+    def find_in(self, mask: np.ndarray) -> tuple[list[BaseCandidate], np.ndarray]:
+        """Bases in a foreground mask (of the work area, or of a box of it: then in that
+        box's pixels), and the mask's distance transform."""
+        dt = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
         k = max(3, int(self.r_min * 0.9) | 1)
         # A local maximum equals the dilation there (dilation copies the largest value).
         local_max = cv2.compare(dt, cv2.dilate(dt, np.ones((k, k), np.uint8)), cv2.CMP_GE)
@@ -75,7 +80,7 @@ class BaseFinder:
         kept = [BaseCandidate(float(cx), float(cy), 0.0, float(values[i]))
                 for (cx, cy), i in zip(centres, chosen, strict=True)]
         if kept:
-            self._fit_discs(fg.mask, kept)
+            self._fit_discs(mask, kept)
         return kept, dt
 
     def _fit_discs(self, mask: np.ndarray, cands: list[BaseCandidate]) -> None:

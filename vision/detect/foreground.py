@@ -20,7 +20,7 @@ from ..config import VisionConfig
 from ..layout import Layout
 from ..printing.mapart import render_reference
 from ..shrink import shrink
-from .workarea import WorkArea
+from .workarea import Box, WorkArea
 
 
 def illumination(gray: np.ndarray) -> np.ndarray:
@@ -30,11 +30,22 @@ def illumination(gray: np.ndarray) -> np.ndarray:
     # working pixels) removes bases and figures; unlike a max filter alone it follows a
     # gradient, so the edge of a cast shadow is light, not something on the map. The blur
     # smooths the steps between windows.
+    # Every step is local (the closing reaches 10 small pixels, 5 for its dilation and 5
+    # for its erosion, the blur 6, the enlargement 1: ILLUMINATION_REACH working pixels)
+    # and the enlargement is by exactly 4, so a box of the image cut on a multiple of 4
+    # gets the values the whole image gets there, away from the box's edges.
     small = shrink(gray, 4)
     small = cv2.morphologyEx(small, cv2.MORPH_CLOSE, np.ones((11, 11), np.uint8))
     small = cv2.GaussianBlur(small, (0, 0), 2.0)
-    big = cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    big = cv2.resize(small.astype(np.float32), None, fx=4, fy=4,
+                     interpolation=cv2.INTER_LINEAR)
+    if big.shape != (h, w):  # sides not multiples of 4: the last rows/columns repeat
+        big = cv2.copyMakeBorder(big[:h, :w], 0, max(0, h - big.shape[0]), 0,
+                                 max(0, w - big.shape[1]), cv2.BORDER_REPLICATE)
     return cv2.max(big, 1.0)
+
+
+ILLUMINATION_REACH = 4 * (10 + 6 + 1)  # working px: how far ``illumination`` looks
 
 
 def saturation(bgr: np.ndarray) -> np.ndarray:
@@ -53,6 +64,15 @@ class Foreground:
     @property
     def scale(self) -> float:
         return self.area.scale
+
+    def paste(self, part: Foreground, at: Box, keep: Box) -> None:
+        """Write ``part`` (extracted over ``at``) into this foreground, only inside
+        ``keep`` (a box within ``at``: near ``at``'s edges the part lacked context)."""
+        inner = Box(keep.x0 - at.x0, keep.y0 - at.y0, keep.x1 - at.x0, keep.y1 - at.y0)
+        for mine, theirs in ((self.rectified, part.rectified), (self.illum, part.illum),
+                             (self.mask, part.mask), (self.loose, part.loose)):
+            if mine is not None and theirs is not None:
+                mine[keep.slices] = theirs[inner.slices]
 
 
 class ForegroundModel:
@@ -88,7 +108,13 @@ class ForegroundModel:
                                                (b, h - b)])], 255)
         self.sheet_inner = sheet_inner
         # Largest area one base (with its dark rim) can cover, in working pixels.
-        self.disc_area = float(np.pi * (layout.base_diameters[1] / 2 * 1.2 * s) ** 2)
+        disc_px = layout.base_diameters[1] / 2 * 1.2 * s
+        self.disc_area = float(np.pi * disc_px ** 2)
+        # A box's foreground equals the whole image's this far inside the box's edges:
+        # the paper's brightness looks ILLUMINATION_REACH around, a base-sized blob is
+        # filled whole (its far side may lie that much further in), the morphology adds
+        # a few pixels.
+        self.context_px = ILLUMINATION_REACH + int(np.ceil(2 * disc_px)) + 4
         # Every working pixel's centre, for building the warp's pixel map.
         ys, xs = np.mgrid[0:area.shape[0], 0:area.shape[1]].astype(np.float32)
         self._grid = np.stack([xs, ys], axis=-1).reshape(-1, 1, 2)
@@ -108,38 +134,48 @@ class ForegroundModel:
         self._maps = (homography.copy(), map1, map2, frame_shape)
         return map1, map2
 
-    def rectify(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    def rectify(self, frame: np.ndarray, homography: np.ndarray,
+                box: Box | None = None) -> np.ndarray:
+        """The work area (or ``box`` of it) seen from above."""
         map1, map2 = self._pixel_map(homography, frame.shape[:2])
+        if box is not None:
+            map1, map2 = map1[box.slices], map2[box.slices]
         return cv2.remap(frame, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
-    def extract(self, frame: np.ndarray, homography: np.ndarray) -> Foreground:
-        rect = self.rectify(frame, homography)
+    def extract(self, frame: np.ndarray, homography: np.ndarray,
+                box: Box | None = None) -> Foreground:
+        """The foreground of the work area, or of ``box`` of it (a box that starts on
+        multiples of ``ALIGN``; its values are those of the whole image except within
+        ``context_px`` of the box's edges, where it lacks context)."""
+        box = box or self.area.box
+        at = box.slices
+        rect = self.rectify(frame, homography, box)
         gray = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
         illum = illumination(gray)
         # Brightness relative to the paper's; OpenCV's element-wise operations give 0/255
         # masks directly and cost a fraction of numpy's boolean arrays.
         ratio = cv2.divide(gray.astype(np.float32), illum)
         sat = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)[..., 1]
-        dark = cv2.compare(ratio, self.dark_below, cv2.CMP_LT)
+        dark = cv2.compare(ratio, self.dark_below[at], cv2.CMP_LT)
         # Saturated, and not black (noise makes black pixels' saturation jump).
-        vivid = cv2.bitwise_and(cv2.compare(sat, self.sat_above, cv2.CMP_GT),
+        vivid = cv2.bitwise_and(cv2.compare(sat, self.sat_above[at], cv2.CMP_GT),
                                 cv2.compare(ratio, 0.2, cv2.CMP_GT))
-        mask = cv2.bitwise_and(cv2.bitwise_or(dark, vivid), self.region_mask)
+        mask = cv2.bitwise_and(cv2.bitwise_or(dark, vivid), self.region_mask[at])
         kernel = np.ones((3, 3), np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
         # Skin and sleeves differ from paper less than a sticker does: a looser mask,
         # used only to find hands, catches them.
-        loose = cv2.bitwise_or(cv2.compare(ratio, self.loose_below, cv2.CMP_LT),
-                               cv2.compare(sat, self.loose_sat_above, cv2.CMP_GT))
+        loose = cv2.bitwise_or(cv2.compare(ratio, self.loose_below[at], cv2.CMP_LT),
+                               cv2.compare(sat, self.loose_sat_above[at], cv2.CMP_GT))
         # A light sleeve over dark print is lighter than the print. Not where the paper
         # is near white-out: glare adds light, and dark print there looks lighter too.
-        lighter = cv2.bitwise_and(cv2.compare(ratio, self.loose_above, cv2.CMP_GT),
+        lighter = cv2.bitwise_and(cv2.compare(ratio, self.loose_above[at], cv2.CMP_GT),
                                   cv2.compare(illum, self.cfg.glare_paper, cv2.CMP_LT))
         loose = cv2.bitwise_or(loose, lighter)
-        loose = cv2.bitwise_and(loose, self.sheet_inner)
+        loose = cv2.bitwise_and(loose, self.sheet_inner[at])
         loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        return Foreground(rect, illum, fill_holes(mask, self.disc_area), self.area,
+        return Foreground(rect, illum, fill_holes(mask, self.disc_area), self.area.sub(box),
                           fill_holes(loose))
 
 

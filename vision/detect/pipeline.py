@@ -1,4 +1,13 @@
-"""The detector: stages in order, each timed. One frame in, one ``Detection`` out."""
+"""The detector: stages in order, each timed. One frame in, one ``Detection`` out.
+
+A camera mostly films a still table, and when something changes (a hand moving a base)
+only part of the picture changes. The detector compares each frame with the last one it
+worked on, in 16x16-pixel blocks: an unchanged frame reuses the last result; a frame
+changed in part redoes only the part of the work area that changed (grown by what the
+stages need around it) and keeps the rest, bases and identities included; a bumped map,
+a new homography, a change over most of the map, or ``full_refresh_frames`` partial
+frames in a row, redo everything.
+"""
 
 from __future__ import annotations
 
@@ -13,12 +22,15 @@ import numpy as np
 from ..config import VisionConfig
 from ..layout import Layout, Region
 from ..shrink import shrink
-from .bases import BaseFinder
-from .foreground import ForegroundModel
+from .bases import BaseCandidate, BaseFinder
+from .foreground import Foreground, ForegroundModel
 from .framing import Framing, framing
 from .identify import Identifier, Identity
 from .locate import MapFix, MapLocator
 from .occlusion import OcclusionFinder
+from .workarea import Box
+
+BLOCK = 16  # frame pixels: frames are compared in blocks of this size (their grey means)
 
 
 @dataclass
@@ -59,6 +71,7 @@ class Detection:
     timing_ms: dict[str, float] = field(default_factory=dict)
     size: tuple[int, int] = (0, 0)
     layout: Layout | None = None
+    redone: float = 1.0  # share of the work area worked on (0: the last result reused)
 
     def by_region(self, role: str) -> dict[str, list[dict[str, Any]]]:
         assert self.layout is not None
@@ -93,6 +106,21 @@ class Detection:
         }
 
 
+@dataclass
+class _Worked:
+    """What the last frame worked on left behind, for redoing only a changed part of the
+    next one."""
+
+    small: np.ndarray  # its grey means per BLOCK x BLOCK pixels (int16)
+    detection: Detection
+    homography: np.ndarray
+    foreground: Foreground
+    candidates: list[BaseCandidate]
+    known: dict[tuple[float, float], Identity]  # candidate centre -> its identity
+    keys: list[tuple[float, float]]  # per base of ``detection``: its candidate's centre
+    partial_runs: int = 0  # partial frames since the last whole one
+
+
 class Detector:
     """Stateful across frames (the map locator tracks the markers); one per camera."""
 
@@ -105,23 +133,27 @@ class Detector:
         self.identifier = Identifier(layout, self.cfg)
         self.occlusion = OcclusionFinder(layout, self.cfg, self.foreground.area,
                                          self.foreground.region_labels)
-        self._previous: tuple[np.ndarray, Detection] | None = None
+        area = self.foreground.area
+        # A base whose pixels changed has its centre within this of the change.
+        self._disc_px = int(np.ceil(layout.base_diameters[1] / 2 * 1.2 * area.scale))
+        self._sheet_from_px = np.linalg.inv(area.px_to_sheet())
+        self._worked: _Worked | None = None
         self._rereads = 0  # unchanged frames on which unread stickers were read again
         self._reread_ids: dict[int, Counter[int]] = {}  # base index -> ids read again
 
-    def _read_again(self, frame: np.ndarray, same: Detection) -> list[SeenBase]:
+    def _read_again(self, frame: np.ndarray, worked: _Worked) -> bool:
         """On a frame showing the same scene, the stickers not yet read, read again:
         each frame brings new sensor noise, and the stabiliser votes over the frames.
-        For ``reread_frames`` frames after a full detection; ``same.bases`` when there
-        is nothing to do."""
+        For ``reread_frames`` frames after a detection; an id believed replaces the
+        unread one in the kept result. Whether it read anything."""
+        same = worked.detection
         todo = [k for k, b in enumerate(same.bases) if b.tag != "read" and not b.occluded]
         h = same.fix.homography
         if not todo or self._rereads >= self.cfg.reread_frames or h is None:
-            return same.bases
+            return False
         self._rereads += 1
         discs = [(b.x_mm, b.y_mm, b.diameter_mm / 2 * self.cfg.sticker_fraction, b.paper)
                  for b in (same.bases[k] for k in todo)]
-        bases = list(same.bases)
         for k, ident in zip(todo, self.identifier.identify_many(frame, h, discs), strict=True):
             b = same.bases[k]
             if ident.tag != "read" or b.owner not in (None, ident.owner):
@@ -132,9 +164,10 @@ class Detector:
             # is believed once read the same way twice, and never another way (a larger
             # lead instead lost the gain and kept the wrong readings).
             if len(ids) == 1 and ids[ident.sticker] >= self.cfg.reread_agree:
-                bases[k] = _seen(b.region, b.x_mm, b.y_mm, b.diameter_mm, ident, b.occluded,
-                                 b.paper)
-        return bases
+                same.bases[k] = _seen(b.region, b.x_mm, b.y_mm, b.diameter_mm, ident,
+                                      b.occluded, b.paper)
+                worked.known[worked.keys[k]] = ident
+        return True
 
     def _region_at(self, x_px: float, y_px: float, x_mm: float, y_mm: float) -> Region | None:
         """The region under a working pixel: from the drawn region map when the pixel is
@@ -147,17 +180,38 @@ class Detector:
             return self.layout.regions[k - 1] if k else None
         return self.layout.region_at(x_mm, y_mm)
 
-    def _unchanged(self, small: np.ndarray) -> Detection | None:
-        """The previous result, if this frame shows the same scene (sensor noise aside):
-        most frames of a game change nothing, and they cost almost nothing this way."""
-        if not self.cfg.reuse_still_frames or self._previous is None:
+    def _changed_blocks(self, small: np.ndarray) -> np.ndarray | None:
+        """Which blocks differ from the last frame worked on (beyond sensor noise);
+        None when there is no such frame to compare with."""
+        w = self._worked
+        if w is None or small.shape != w.small.shape:
             return None
-        before, det = self._previous
-        if small.shape != before.shape:
+        return np.abs(small - w.small) > self.cfg.still_frame_diff
+
+    def _changed_part(self, changed: np.ndarray | None, fix: MapFix) -> tuple[Box, Box] | None:
+        """The part of the work area to redo: (the box where bases may have changed, the
+        box to extract the foreground over, which gives it context); None to redo all."""
+        w, cfg = self._worked, self.cfg
+        if (not cfg.partial_detect or w is None or changed is None or fix.moved
+                or fix.homography is None or not np.array_equal(fix.homography, w.homography)
+                or w.partial_runs >= cfg.full_refresh_frames or not changed.any()):
             return None
-        if int(np.abs(small - before).max()) > self.cfg.still_frame_diff:
+        # The changed blocks' bounding box, in the frame, then in working pixels (a
+        # projective map sends a rectangle to a quadrilateral: its corners bound it).
+        rows, cols = np.nonzero(changed)
+        x0, x1 = cols.min() * BLOCK, (cols.max() + 1) * BLOCK
+        y0, y1 = rows.min() * BLOCK, (rows.max() + 1) * BLOCK
+        corners = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], np.float64)
+        to_work = self._sheet_from_px @ np.linalg.inv(fix.homography)
+        pts = cv2.perspectiveTransform(corners, to_work).reshape(4, 2)
+        area = self.foreground.area.box
+        lo = np.clip(np.floor(pts.min(axis=0)), 0, [area.x1, area.y1]).astype(int)
+        hi = np.clip(np.ceil(pts.max(axis=0)), 0, [area.x1, area.y1]).astype(int)
+        inner = Box(int(lo[0]), int(lo[1]), int(hi[0]), int(hi[1])).grown(self._disc_px, area)
+        outer = inner.grown(self.foreground.context_px, area)
+        if outer.pixels > cfg.partial_max_share * area.pixels:
             return None
-        return det
+        return inner, outer
 
     def detect(self, frame: np.ndarray) -> Detection:
         if frame is None or frame.ndim not in (2, 3) or frame.size == 0:
@@ -167,17 +221,22 @@ class Detector:
         t = {}
         t0 = time.perf_counter()
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        small = shrink(gray, 16).astype(np.int16)
-        same = self._unchanged(small)
-        if same is not None:
+        small = shrink(gray, BLOCK).astype(np.int16)
+        changed = self._changed_blocks(small)
+        worked = self._worked
+        if (self.cfg.reuse_still_frames and worked is not None and changed is not None
+                and not changed.any()):
+            # The same scene, sensor noise aside: most frames of a game change nothing.
             t1 = time.perf_counter()
-            bases = self._read_again(frame, same)
+            read = self._read_again(frame, worked)
             t2 = time.perf_counter()
+            same = worked.detection
             fix = replace(same.fix, moved=False)  # nothing moved since that frame
             timing = {"unchanged": (t1 - t0) * 1000, "total": (t2 - t0) * 1000}
-            if bases is not same.bases:
+            if read:
                 timing["read_again"] = (t2 - t1) * 1000
-            return Detection(fix, bases, same.occluded, timing, same.size, self.layout)
+            return Detection(fix, list(same.bases), set(same.occluded), timing, same.size,
+                             self.layout, redone=0.0)
         self._rereads = 0
         self._reread_ids = {}
         fix = self.locator.locate(gray)
@@ -187,12 +246,32 @@ class Detector:
         if not fix.found:
             t["total"] = t["locate"]
             det.timing_ms = t
+            self._worked = None
             return det
         h = fix.homography
-        fg = self.foreground.extract(frame, h)
-        t2 = time.perf_counter()
+        assert h is not None
+        part = self._changed_part(changed, fix)
+        known: dict[tuple[float, float], Identity] = {}
+        if part is None or worked is None:
+            fg = self.foreground.extract(frame, h)
+            t2 = time.perf_counter()
+            cands, _ = self.finder.find(fg)
+        else:
+            inner, outer = part
+            piece = self.foreground.extract(frame, h, outer)
+            fg = worked.foreground
+            fg.paste(piece, outer, inner)
+            t2 = time.perf_counter()
+            # Bases are looked for where they may have changed (and as far around as one
+            # base reaches); outside, the ones already known there stay.
+            look = inner.grown(self._disc_px, outer)
+            found, _ = self.finder.find_in(fg.mask[look.slices])
+            cands = [c for c in worked.candidates if not inner.contains(c.x, c.y)]
+            cands += [c for c in (replace(c, x=c.x + look.x0, y=c.y + look.y0)
+                                  for c in found) if inner.contains(c.x, c.y)]
+            known = worked.known
+            det.redone = round(outer.pixels / self.foreground.area.box.pixels, 3)
         t["foreground"] = (t2 - t1) * 1000
-        cands, _ = self.finder.find(fg)
         t3 = time.perf_counter()
         t["bases"] = (t3 - t2) * 1000
         occluded, hand = self.occlusion.find(fg.mask, cands, fg.loose)
@@ -203,21 +282,27 @@ class Detector:
             if hand[int(round(c.y)), int(round(c.x))]:
                 continue  # inside a hand: fingers look like bases
             x_mm, y_mm = fg.area.to_mm(c.x, c.y)
-            r_mm = c.radius / fg.scale
             region = self._region_at(c.x, c.y, x_mm, y_mm)
             if region is None:
                 continue
             paper = float(fg.illum[int(round(c.y)), int(round(c.x))])
-            kept.append((region, x_mm, y_mm, r_mm, paper))
-        idents = self.identifier.identify_many(
-            frame, h, [(x, y, r * self.cfg.sticker_fraction, p) for _, x, y, r, p in kept])
-        for (region, x_mm, y_mm, r_mm, paper), ident in zip(kept, idents, strict=True):
-            det.bases.append(_seen(region.name, x_mm, y_mm, 2 * r_mm, ident,
+            kept.append((c, region, x_mm, y_mm, c.radius / fg.scale, paper))
+        new = [k for k in kept if (k[0].x, k[0].y) not in known]
+        read = dict(zip(((c.x, c.y) for c, *_ in new), self.identifier.identify_many(
+            frame, h, [(x, y, r * self.cfg.sticker_fraction, p) for _, _, x, y, r, p in new]),
+            strict=True))
+        idents = {**known, **read}
+        keys = []
+        for c, region, x_mm, y_mm, r_mm, paper in kept:
+            det.bases.append(_seen(region.name, x_mm, y_mm, 2 * r_mm, idents[(c.x, c.y)],
                                    region.name in occluded, paper))
+            keys.append((c.x, c.y))
         t5 = time.perf_counter()
         t["identify"] = (t5 - t4) * 1000
         t["total"] = (t5 - t0) * 1000
         det.occluded = occluded
         det.timing_ms = t
-        self._previous = (small, det)
+        self._worked = _Worked(small, replace(det, bases=list(det.bases)), h, fg, cands,
+                               {k: idents[k] for k in keys}, keys,
+                               0 if part is None else worked.partial_runs + 1)  # type: ignore[union-attr]
         return det

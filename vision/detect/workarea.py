@@ -4,6 +4,11 @@ Only cells and zones hold bases, so the working image covers their bounding box 
 small margin), not the whole sheet: on the Dreamblade map that leaves out the marker
 strips along the sides, a quarter of the pixels every later stage would otherwise pay
 for. Every stage converts between working pixels and sheet millimetres here.
+
+Its sides are whole multiples of ``ALIGN`` pixels, and a ``Box`` (a part of it redone
+when only part of a frame changed) starts on such a multiple: then the 4x-averaged copies
+the stages make of a box are exactly the same pixels as of the whole image, and a part
+redone gives the same answer as the whole.
 """
 
 from __future__ import annotations
@@ -15,6 +20,42 @@ import cv2
 import numpy as np
 
 from ..layout import Layout
+
+ALIGN = 16  # working pixels: box corners and the area's sides are multiples of this
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle of working pixels: columns x0..x1 and rows y0..y1 (ends excluded)."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+
+    @property
+    def slices(self) -> tuple[slice, slice]:
+        """numpy's index of this box (rows, columns)."""
+        return np.s_[self.y0:self.y1, self.x0:self.x1]
+
+    @property
+    def pixels(self) -> int:
+        return (self.x1 - self.x0) * (self.y1 - self.y0)
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x0 <= x < self.x1 and self.y0 <= y < self.y1
+
+    def grown(self, by: int, within: Box) -> Box:
+        """This box grown by ``by`` pixels on every side, rounded out to ``ALIGN`` and
+        kept inside ``within``."""
+        def down(v: int) -> int:
+            return v // ALIGN * ALIGN
+
+        def up(v: int) -> int:
+            return -(-v // ALIGN) * ALIGN
+
+        return Box(max(within.x0, down(self.x0 - by)), max(within.y0, down(self.y0 - by)),
+                   min(within.x1, up(self.x1 + by)), min(within.y1, up(self.y1 + by)))
 
 
 @dataclass(frozen=True)
@@ -31,8 +72,28 @@ class WorkArea:
         y0 = max(0.0, float(np.floor(pts[:, 1].min() - margin_mm)))
         x1 = min(float(w), float(np.ceil(pts[:, 0].max() + margin_mm)))
         y1 = min(float(h), float(np.ceil(pts[:, 1].max() + margin_mm)))
-        size = (int(round((x1 - x0) * px_per_mm)), int(round((y1 - y0) * px_per_mm)))
-        return cls((x0, y0), px_per_mm, size)
+        size = [int(round((x1 - x0) * px_per_mm)), int(round((y1 - y0) * px_per_mm))]
+        # Round the sides up to whole multiples of ALIGN, growing into the sheet's far
+        # side, or its near side where the far one has no room.
+        origin = [x0, y0]
+        for k, sheet_mm in enumerate((w, h)):
+            extra_px = -size[k] % ALIGN
+            size[k] += extra_px
+            over = origin[k] + size[k] / px_per_mm - sheet_mm
+            if over > 0:
+                origin[k] = max(0.0, origin[k] - float(np.ceil(over)))
+        return cls((origin[0], origin[1]), px_per_mm, (size[0], size[1]))
+
+    @property
+    def box(self) -> Box:
+        """The whole area as a box."""
+        return Box(0, 0, self.size[0], self.size[1])
+
+    def sub(self, box: Box) -> WorkArea:
+        """The part of this area inside ``box``, as an area of its own."""
+        return WorkArea((self.origin[0] + box.x0 / self.scale,
+                         self.origin[1] + box.y0 / self.scale), self.scale,
+                        (box.x1 - box.x0, box.y1 - box.y0))
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -43,6 +43,8 @@ class VisionConfig:
     sticker_fraction: float = 0.9  # sticker radius / foreground disc radius (dark base rim)
     tag_margin: float = 0.12  # best id must beat every other by this share of the evidence
     tag_agreement: float = 0.85  # share of the evidence the best id must explain
+    hidden_wedges: int = 2  # an unsure ring is decoded again with this many wedges hidden
+    hidden_margin: float = 0.12  # ... and read if the best id leads by this much
     min_owner_share: float = 0.65
     black_value: float = 0.38  # normalised brightness under which a sample is ink
     color_saturation: float = 0.40  # saturation over which a sample is a player colour
@@ -51,7 +53,6 @@ class VisionConfig:
     clipped_paper: float = 245.0  # paper this bright (0-255): a glare spot, black prints grey
     glare_ink_contrast: float = 0.25  # colour minus darkest grey: ink threshold re-fit
     second_look_margin: float = 0.24  # the lead a re-fitted reading needs (a guess is worse)
-    soft_look_margin: float = 0.16  # the lead a reading from graded brightness votes needs
     # occlusion
     hand_area_bases: float = 2.5  # foreground blob larger than this many bases: a hand
     hand_dark_diff: float = 0.10  # the looser difference used to find hands

@@ -2,24 +2,32 @@
 
 A ring tag is a disc the size of the base. Its centre (inside 45 % of the radius) is
 white, because the miniature's figure stands there and hides it. The annulus outside is
-cut into ``SECTORS`` equal wedges; each wedge is black (bit 1) or the owner's colour
-(bit 0). So one sticker says both whose base it is (the colour) and which miniature it
-is (the bit pattern), and a plain coloured ring (every wedge coloured) is a base with no
-identity.
+cut into ``SECTORS`` equal wedges, and each wedge shows one of three symbols: the owner's
+colour, black ink, or the accent colour (a green far in hue from every player's colour,
+the same for everyone). So one sticker says both whose base it is (the owner's colour)
+and which miniature it is (the pattern of symbols), and a plain coloured ring (every
+wedge the owner's colour) is a base with no identity.
 
 The sticker can lie at any angle, so a pattern and all its rotations are the same
 pattern (the angle is never needed). A warband holds at most 16 miniatures, so each
 player needs 16 patterns, and both players use the same 16: the colour already says
 whose base it is, and the detector compares a ring only with its owner's ids.
 
-The 16 are aperiodic patterns that differ in at least two wedges from every rotation of
-every other (one misread wedge is never another id). Among such sets, this one was chosen
-by measurement: candidate sets were printed into the vision bench's scenes (clean, tilt,
-blur, dim, glare, shadow, figures, hands; 1,350 bases at 720p) and this set read the
-most bases without a wrong id. It is balanced (five black wedges of ten): sets chosen
-for the widest margin on paper (``blurred_margin``) did worse, because they favour
-patterns with few black wedges, and coloured wedges fade into "unknown" in dim light
-while ink stays ink. ``tests/vision/test_layout_and_tags.py`` checks the properties.
+Why three symbols: the figure standing on the base hides a run of neighbouring wedges.
+With two symbols (the family before this one), sixteen patterns of ten wedges leave too
+little room: with two wedges hidden, 72 of the 160 (pattern, rotation) placements looked
+exactly like another pattern. With three, any five neighbouring wedges (half the ring)
+name one pattern, and two whole patterns differ in at least three wedges at any
+rotation. Both symbols besides ink are coloured, so the whole sticker stands out from the
+printed map as the detector's foreground (white wedges would not, on pale paper).
+
+Chosen by measurement, like the colours: candidate sets with these properties, and
+candidate accent colours, were printed into the vision bench's scenes (clean, tilt, blur,
+dim, glare, shadow, figures; 7,400 bases at 720p), and this set and this green read the
+most bases with the fewest wrong ids. A dark, fully saturated green matters under glare:
+a pale green washes out to the paper's colour and the base is lost (glare occupancy 0.97
+with a pale green, 0.99 with this one). ``tests/vision/test_layout_and_tags.py`` checks
+the properties.
 """
 
 from __future__ import annotations
@@ -31,55 +39,49 @@ import numpy as np
 
 SECTORS = 10
 INNER = 0.45  # fraction of the radius where the coded annulus starts
-FAMILY = "tablesight-ring10.2"  # the layout's ``tags.family``: this code
+FAMILY = "tablesight-ring10.3"  # the layout's ``tags.family``: this code
 IDS_PER_PLAYER = 16  # a Dreamblade warband holds at most 16 miniatures
 MAX_IDS = 2 * IDS_PER_PLAYER
-# Wedge patterns, wedge 0 as the most significant bit (1 = black), in id order within a
-# player: p1's sticker k and p2's sticker 16 + k share pattern k.
-CODEWORDS = (93, 103, 107, 109, 115, 117, 121, 127, 151, 155, 157, 167, 171, 173, 179, 181)
+# The symbols a wedge shows, and how they print.
+COLOUR, INK, ACCENT = 0, 1, 2
+SYMBOLS = 3
+INK_BGR = (20, 20, 20)
+ACCENT_BGR = (0, 140, 0)  # dark green: hue 120 degrees, far from orange (28), blue (212)
+# Wedge patterns, wedge 0 first, in id order within a player: p1's sticker k and p2's
+# sticker 16 + k share pattern k.
+CODEWORDS: tuple[tuple[int, ...], ...] = (
+    (0, 1, 0, 1, 0, 2, 0, 2, 2, 1), (0, 0, 1, 1, 2, 1, 2, 2, 0, 2),
+    (0, 1, 0, 2, 1, 0, 1, 2, 1, 2), (0, 0, 2, 0, 1, 2, 1, 1, 2, 2),
+    (0, 0, 1, 0, 1, 2, 0, 0, 2, 2), (0, 0, 0, 0, 1, 2, 0, 2, 1, 1),
+    (0, 0, 2, 1, 0, 2, 2, 0, 2, 1), (0, 0, 2, 1, 1, 1, 1, 1, 0, 2),
+    (0, 0, 0, 2, 2, 1, 1, 1, 2, 1), (0, 0, 1, 2, 1, 0, 1, 1, 1, 2),
+    (0, 0, 1, 2, 2, 2, 2, 0, 1, 1), (0, 0, 1, 1, 1, 0, 1, 2, 2, 1),
+    (0, 0, 2, 0, 2, 1, 2, 1, 1, 1), (0, 0, 2, 2, 2, 1, 0, 2, 0, 1),
+    (0, 1, 1, 2, 0, 1, 2, 0, 1, 2), (0, 0, 0, 0, 2, 1, 2, 2, 1, 2),
+)
 SAMPLES = 60  # angular samples the decoder uses (six per wedge)
 
 
-def _rotations(word: int) -> list[int]:
-    mask = (1 << SECTORS) - 1
-    return [((word << k) | (word >> (SECTORS - k))) & mask for k in range(SECTORS)]
+def rotations(word: tuple[int, ...]) -> list[tuple[int, ...]]:
+    return [word[k:] + word[:k] for k in range(len(word))]
 
 
-def _distance(a: int, b: int) -> int:
-    return (a ^ b).bit_count()
+def windows(word: tuple[int, ...], length: int) -> list[tuple[int, ...]]:
+    """Every run of ``length`` neighbouring wedges of a pattern (around the ring)."""
+    twice = word + word
+    return [twice[k:k + length] for k in range(len(word))]
 
 
-def _bits(word: int) -> list[int]:
-    """A pattern's wedges, wedge 0 first (1 = black)."""
-    return [(word >> (SECTORS - 1 - k)) & 1 for k in range(SECTORS)]
+def distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    """Wedges in which two runs of equal length differ."""
+    return sum(x != y for x, y in zip(a, b, strict=True))
 
 
-def _wave(word: int, blur_samples: float = 0.0, samples: int = SAMPLES) -> np.ndarray:
-    """A pattern sampled around the ring as +1 (ink) / -1 (colour), optionally blurred
-    (a circular Gaussian of ``blur_samples``)."""
-    x = np.repeat(np.array(_bits(word), np.float64) * 2 - 1, samples // SECTORS)
-    if blur_samples:
-        t = np.minimum(np.arange(samples), samples - np.arange(samples))
-        kernel = np.exp(-0.5 * (t / blur_samples) ** 2)
-        x = np.real(np.fft.ifft(np.fft.fft(x) * np.fft.fft(kernel / kernel.sum())))
-    return x
-
-
-def blurred_margin(a: int, b: int, blur_samples: float = 2.0) -> float:
-    """The soft decoder's margin for pattern ``a``, seen blurred, against pattern ``b``
-    at its best rotation (a share of the evidence; 0: they cannot be told apart)."""
-    seen = _wave(a, blur_samples)
-    ta, tb = _wave(a), _wave(b)
-    own = max(float(np.roll(ta, k) @ seen) for k in range(len(seen)))
-    other = max(float(np.roll(tb, k) @ seen) for k in range(len(seen)))
-    return (own - other) / float(np.abs(seen).sum())
-
-
-def bits_of(tag_id: int) -> list[int]:
-    """The wedge pattern of a tag id, wedge 0 first (1 = black)."""
+def symbols_of(tag_id: int) -> tuple[int, ...]:
+    """The wedge pattern of a tag id, wedge 0 first (``COLOUR``, ``INK``, ``ACCENT``)."""
     if not 0 <= tag_id < MAX_IDS:
         raise ValueError(f"no sticker id {tag_id} (ids are 0-{MAX_IDS - 1})")
-    return _bits(CODEWORDS[tag_id % IDS_PER_PLAYER])
+    return CODEWORDS[tag_id % IDS_PER_PLAYER]
 
 
 def draw_tag(img: np.ndarray, center: tuple[float, float], radius: float,
@@ -92,11 +94,11 @@ def draw_tag(img: np.ndarray, center: tuple[float, float], radius: float,
     cv2.circle(img, (cx, cy), r, color_bgr, -1, cv2.LINE_AA, shift)
     if tag_id is not None:
         step = 360.0 / SECTORS
-        for k, bit in enumerate(bits_of(tag_id)):
-            if bit:
+        for k, symbol in enumerate(symbols_of(tag_id)):
+            if symbol != COLOUR:
                 a0 = angle_deg + k * step
-                cv2.ellipse(img, (cx, cy), (r, r), 0, a0, a0 + step, (20, 20, 20), -1,
-                            cv2.LINE_AA, shift)
+                cv2.ellipse(img, (cx, cy), (r, r), 0, a0, a0 + step,
+                            INK_BGR if symbol == INK else ACCENT_BGR, -1, cv2.LINE_AA, shift)
     cv2.circle(img, (cx, cy), int(round(radius * INNER * f)), (245, 245, 245), -1,
                cv2.LINE_AA, shift)
     cv2.circle(img, (cx, cy), r, (15, 15, 15), max(1, int(radius * 0.06)) * 1,
@@ -105,13 +107,21 @@ def draw_tag(img: np.ndarray, center: tuple[float, float], radius: float,
 
 @lru_cache(maxsize=4)
 def templates(samples_per_turn: int) -> np.ndarray:
-    """Every pattern at every sample rotation, as +1 (ink) / -1 (colour) rows; row
-    ``k * samples_per_turn + j`` is pattern ``k`` turned by ``j`` samples."""
+    """Every pattern at every sample rotation, as rows of ``samples_per_turn`` x
+    ``SYMBOLS`` weights: +1 for the symbol the pattern shows at that angle, -1 for the
+    other two. Row ``k * samples_per_turn + j`` is pattern ``k`` turned by ``j`` samples."""
+    per = samples_per_turn // SECTORS
     rows = []
     for word in CODEWORDS:
-        base = _wave(word, 0.0, samples_per_turn).astype(np.float32)
-        rows.extend(np.roll(base, k) for k in range(samples_per_turn))
+        signs = np.eye(SYMBOLS, dtype=np.float32)[np.repeat(word, per)] * 2 - 1
+        rows.extend(np.roll(signs, k, axis=0).reshape(-1) for k in range(samples_per_turn))
     return np.array(rows, np.float32)
+
+
+@lru_cache(maxsize=4)
+def shown(samples_per_turn: int) -> np.ndarray:
+    """The symbol each row of ``templates`` shows at each sample: (rows, samples)."""
+    return templates(samples_per_turn).reshape(-1, samples_per_turn, SYMBOLS).argmax(axis=2)
 
 
 def player_ids(player_index: int) -> range:
@@ -119,30 +129,60 @@ def player_ids(player_index: int) -> range:
     return range(player_index * IDS_PER_PLAYER, (player_index + 1) * IDS_PER_PLAYER)
 
 
-def decode_soft(evidence: np.ndarray,
-                allowed: range | None = None) -> tuple[int | None, float, float]:
-    """Maximum-likelihood id from per-angle evidence (ink weight minus colour weight).
-
-    Returns (id, margin, agreement): ``margin`` is how much better the best pattern
-    explains the evidence than any other pattern, and ``agreement`` the share of all
-    evidence the best explanation fits, both relative to the total evidence. The id is
-    the pattern's id among ``allowed`` (a player's ids); without it, p1's.
-    """
-    best, margin, agreement = decode_soft_many(np.asarray(evidence, np.float32)[None])
+def decode(votes: np.ndarray, allowed: range | None = None,
+           hidden: int = 0) -> tuple[int | None, float, float]:
+    """Maximum-likelihood id from one ring's votes (see ``decode_many``): (id, margin,
+    agreement); the id among ``allowed`` (a player's ids), without it p1's."""
+    best, margin, agreement = decode_many(np.asarray(votes, np.float32)[None], hidden)
     if best[0] < 0:
         return None, 0.0, 0.0
     first = allowed.start if allowed is not None else 0
     return first + int(best[0]), float(margin[0]), float(agreement[0])
 
 
-def decode_soft_many(evidence: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``decode_soft`` for many rings at once (one row of evidence each): the pattern
-    index (-1 where there is no evidence), margin and agreement per row."""
-    n_rings, n = evidence.shape
-    total = np.abs(evidence).sum(axis=1)
-    scores = (evidence @ templates(n).T).reshape(n_rings, len(CODEWORDS), n).max(axis=2)
-    top2 = np.partition(scores, len(CODEWORDS) - 2, axis=1)[:, -2:]
-    best = scores.argmax(axis=1)
+def decode_many(votes: np.ndarray,
+                hidden: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pattern that best explains each ring's votes: ``votes`` is (rings, angles,
+    ``SYMBOLS``), how strongly each angular sample showed each symbol.
+
+    A pattern and rotation scores the votes for the symbols it shows there minus the
+    votes against. With ``hidden`` > 0 the figure may hide a run of that many samples:
+    each pattern and rotation leaves out the run that contradicts it most, and only the
+    rest counts (a figure looks like some symbol, and must not outvote the wedges seen).
+
+    Returns per ring the pattern index (-1 where there are no votes), ``margin`` (how
+    much better the best pattern explains the votes than any other) and ``agreement``
+    (the share of the votes the best explanation fits), both relative to the votes
+    counted.
+    """
+    n_rings, n, _ = votes.shape
+    rows = templates(n)
+    weight = votes.sum(axis=2)  # (rings, angles)
+    if hidden:
+        # How well each pattern and rotation fits each sample, (rings, rows, angles): the
+        # votes for the symbol it shows there, minus those against.
+        fit = 2 * votes[:, np.arange(n)[None, :], shown(n)] - weight[:, None, :]
+
+        # Sum over every circular run of ``hidden`` samples, for fit and weight alike.
+        def runs(x: np.ndarray) -> np.ndarray:
+            c = np.cumsum(np.concatenate([x, x[..., :hidden]], axis=-1), axis=-1)
+            c = np.concatenate([np.zeros_like(c[..., :1]), c], axis=-1)
+            return c[..., hidden:hidden + n] - c[..., :n]
+
+        fit_runs = runs(fit)  # (rings, rows, starts)
+        scores = fit.sum(axis=2) - fit_runs.min(axis=2)
+    else:
+        scores = votes.reshape(n_rings, -1) @ rows.T
+    per_pattern = scores.reshape(n_rings, len(CODEWORDS), n)
+    pattern_scores = per_pattern.max(axis=2)
+    best = pattern_scores.argmax(axis=1)
+    top2 = np.partition(pattern_scores, len(CODEWORDS) - 2, axis=1)[:, -2:]
+    total = weight.sum(axis=1)
+    if hidden:
+        # The votes counted for the winner: all but its left-out run.
+        ring = np.arange(n_rings)
+        row = best * n + per_pattern[ring, best].argmax(axis=1)
+        total = total - runs(weight)[ring, fit_runs[ring, row].argmin(axis=1)]
     has = total > 0
     safe = np.where(has, total, 1.0)
     margin = np.where(has, (top2[:, 1] - top2[:, 0]) / safe, 0.0)

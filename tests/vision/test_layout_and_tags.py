@@ -47,7 +47,7 @@ def test_layout_round_trip_and_errors(layout, tmp_path):
          "two markers"),
         ({k: v for k, v in data.items() if k != "regions"}, "missing"),
         # Stickers printed with an older code would be misread: refused, not guessed.
-        ({**data, "tags": {"family": "tablesight-ring10"}}, "print the map and stickers"),
+        ({**data, "tags": {"family": "tablesight-ring10.2"}}, "print the map and stickers"),
     ]:
         with pytest.raises(LayoutError, match=needle):
             Layout.from_dict(broken)
@@ -61,13 +61,30 @@ def test_codebook_properties():
     assert len(words) == tags.IDS_PER_PLAYER >= 16  # a Dreamblade warband: 16 at most
     assert 2 * len(words) == tags.MAX_IDS
     for i, a in enumerate(words):
-        assert len(set(tags._rotations(a))) == tags.SECTORS  # aperiodic
-        assert 5 <= a.bit_count() <= 7  # balanced: ink and colour both well visible
+        assert len(a) == tags.SECTORS and set(a) <= {tags.COLOUR, tags.INK, tags.ACCENT}
+        assert len(set(tags.rotations(a))) == tags.SECTORS  # aperiodic
+        # Enough of the owner's colour to tell the owner; enough ink and accent that a
+        # sticker is never taken for a plain ring.
+        assert a.count(tags.COLOUR) >= 3 and a.count(tags.INK) >= 2
+        assert a.count(tags.ACCENT) >= 2
         for b in words[i + 1:]:
-            # One misread wedge never turns one pattern into another, at any rotation...
-            assert min(tags._distance(r, b) for r in tags._rotations(a)) >= 2
-            # ... and blurred by a third of a wedge they stay apart.
-            assert tags.blurred_margin(a, b) >= 0.25 and tags.blurred_margin(b, a) >= 0.25
+            # Two misread wedges never turn one pattern into another, at any rotation...
+            assert min(tags.distance(r, b) for r in tags.rotations(a)) >= 3
+            # ... and any five neighbouring wedges (half the ring: the figure hides the
+            # rest) name one pattern.
+            assert not set(tags.windows(a, 5)) & set(tags.windows(b, 5))
+
+
+def test_the_accent_colour_is_no_players_colour(layout):
+    import cv2
+
+    def hue(bgr):
+        return int(cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0, 0]) * 2
+
+    accent = hue(tags.ACCENT_BGR)
+    for p in layout.players:
+        gap = abs((hue(layout.player_bgr(p)) - accent + 180) % 360 - 180)
+        assert gap >= 60, (p, gap)
 
 
 def test_the_table_and_the_printer_number_stickers_alike():
@@ -79,17 +96,47 @@ def test_the_table_and_the_printer_number_stickers_alike():
     assert sorted(k for k, v in refs.items() if v.startswith("p2")) == list(tags.player_ids(1))
 
 
+def votes_of(tag_id, shift):
+    """Clean votes for a sticker, turned by ``shift`` samples."""
+    word = np.repeat(tags.symbols_of(tag_id), tags.SAMPLES // tags.SECTORS)
+    return np.roll(np.eye(tags.SYMBOLS, dtype=np.float32)[word], shift, axis=0)
+
+
 @given(st.integers(0, tags.MAX_IDS - 1), st.integers(0, 59))
-def test_soft_decoding_recovers_any_rotation(tag_id, shift):
-    bits = np.repeat(np.array(tags.bits_of(tag_id), np.float32) * 2 - 1, 6)
+def test_decoding_recovers_any_rotation(tag_id, shift):
     player = tags.player_ids(tag_id // tags.IDS_PER_PLAYER)
-    got, margin, agreement = tags.decode_soft(np.roll(bits, shift), player)
-    assert got == tag_id and agreement == 1.0 and margin >= 0.39
+    got, margin, agreement = tags.decode(votes_of(tag_id, shift), player)
+    assert got == tag_id and agreement == 1.0 and margin >= 0.59
+
+
+def test_a_figure_hiding_two_wedges_is_left_out():
+    """A figure over two wedges' worth of the ring (anywhere, not only on wedge
+    boundaries) looks like one symbol there. Decoded with two wedges hidden, a sticker
+    is never read as another id by the detector's margin, and almost always read. Every
+    case is tried. (Not always: where the figure's run and one more wedge differ from
+    another pattern, leaving out a run elsewhere explains the ring as well.)"""
+    from vision.config import VisionConfig
+
+    need = VisionConfig().tag_margin
+    read = wrong = cases = 0
+    for k in range(tags.IDS_PER_PLAYER):
+        batch = []
+        for start in range(tags.SAMPLES):
+            for looks_like in (tags.COLOUR, tags.INK, tags.ACCENT):
+                votes = votes_of(k, 0)
+                votes[(start + np.arange(12)) % tags.SAMPLES] = np.eye(tags.SYMBOLS)[looks_like]
+                batch.append(votes)
+        got, margin, _ = tags.decode_many(np.array(batch), hidden=12)
+        read += int((margin >= need).sum())
+        wrong += int(((margin >= need) & (got != k)).sum())
+        cases += len(batch)
+    assert wrong == 0
+    assert read >= 0.95 * cases  # 97 % with the stored patterns
 
 
 def test_unknown_tag_id_is_a_clear_error():
     with pytest.raises(ValueError, match="no sticker id 32"):
-        tags.bits_of(32)
+        tags.symbols_of(32)
 
 
 def test_player_id_ranges_are_disjoint():

@@ -162,11 +162,12 @@ def test_unread_stickers_are_read_again_on_still_frames(layout, renderer):
     from vision.synth.scene import Conditions as C
 
     def committed(cfg, seed):
-        scene = random_scene(layout, np.random.default_rng(seed), 22, figures=False)
+        scene = random_scene(layout, np.random.default_rng(seed), 22, figures=True)
         det, stab, obs = Detector(layout, cfg), Stabilizer(4), None
         timings, reads = [], []
         for f in range(12):
-            img = renderer.render(scene, C(blur=6), (1280, 720), seed=seed, frame_seed=f)
+            img = renderer.render(scene, C(tilt_deg=15), (1280, 720), seed=seed,
+                                  frame_seed=f)
             d = det.detect(img)
             timings.append(d.timing_ms)
             reads.append(sum(b.tag == "read" for b in d.bases))
@@ -184,7 +185,7 @@ def test_unread_stickers_are_read_again_on_still_frames(layout, renderer):
 
     on, off = VisionConfig(), replace(VisionConfig(), reread_frames=0)
     gained = 0
-    for seed in (1003, 1006, 1009):
+    for seed in (1001, 1002, 1009):
         right, wrong, timings = committed(on, seed)
         right_before, wrong_before, _ = committed(off, seed)
         assert wrong == 0 and wrong_before == 0

@@ -2,12 +2,14 @@
 
 The tag's annulus is sampled in the *original* frame (through the homography), not in
 the coarse working image, so every available camera pixel is used. Samples are sorted
-into ink (dark), a player's colour (hue near p1's or p2's), or other (the figure, glare,
-the white centre). The owner is the colour that dominates the outer band. The id is
-decoded softly: every classified sample votes (outer ones, less often hidden by the
-figure, with more weight) and the codeword and rotation that explain the votes best win,
-among that player's ids only, if they beat every other id by ``tag_margin``; otherwise
-the sticker is "unreadable" rather than a guess.
+into ink (dark), a player's colour (hue near p1's or p2's), the accent colour, or other
+(the figure, glare, the white centre). The owner is the colour that dominates the outer
+band. The id is decoded softly: every classified sample votes (outer ones, less often
+hidden by the figure, with more weight) and the codeword and rotation that explain the
+votes best win, among that player's ids only, if they beat every other id by
+``tag_margin``; otherwise the sticker is "unreadable" rather than a guess. A ring still
+unread is decoded again allowing the figure to hide ``hidden_wedges`` neighbouring
+wedges, and under glare with an ink threshold fitted to the ring itself.
 """
 
 from __future__ import annotations
@@ -47,22 +49,25 @@ class Identifier:
             b, g, r = layout.player_bgr(p)
             hsv = cv2.cvtColor(np.uint8([[[b, g, r]]]), cv2.COLOR_BGR2HSV)[0, 0]
             hues.append(float(hsv[0]) * 2.0)
-        self.hues = np.array(hues)
-        # OpenCV's hue (0-179, two degrees a step) -> 1 + the nearest player's index when
-        # within tolerance, else 0: one table lookup per sample instead of a distance to
-        # every player.
+        # OpenCV's hue (0-179, two degrees a step) -> 1 + the nearest player's index, or
+        # ``accent`` for the tags' accent colour, when within tolerance, else 0: one
+        # table lookup per sample instead of a distance to every colour.
+        self.accent = len(self.players) + 1
+        accent_bgr = np.uint8([[tags.ACCENT_BGR]])
+        hues.append(float(cv2.cvtColor(accent_bgr, cv2.COLOR_BGR2HSV)[0, 0, 0]) * 2.0)
         steps = np.arange(180, dtype=np.float64)[:, None] * 2.0
-        diff = np.abs((steps - self.hues + 180.0) % 360.0 - 180.0)
-        self.hue_player = np.where(diff.min(axis=1) <= config.hue_tolerance_deg,
-                                   diff.argmin(axis=1) + 1, 0).astype(np.int8)
+        diff = np.abs((steps - np.array(hues) + 180.0) % 360.0 - 180.0)
+        self.hue_class = np.where(diff.min(axis=1) <= config.hue_tolerance_deg,
+                                  diff.argmin(axis=1) + 1, 0).astype(np.int8)
         a = np.linspace(0, 2 * math.pi, ANGLES, endpoint=False)
         rr = np.array(RADII)
         self.unit = np.stack([np.cos(a)[None, :] * rr[:, None],
                               np.sin(a)[None, :] * rr[:, None]], axis=-1)  # (R, A, 2)
 
     def classify(self, samples: np.ndarray, paper: float | np.ndarray) -> np.ndarray:
-        """0: ink, 1..n: player colour, -1: other. ``paper``: brightness of the paper
-        around the sample (a number, or one per row of ``samples``)."""
+        """0: ink, 1..n: player colour, ``accent``: the accent colour, -1: other.
+        ``paper``: brightness of the paper around the sample (a number, or one per row
+        of ``samples``)."""
         return self._classes(*self._measure(samples, paper), self.cfg.black_value)
 
     def _measure(self, samples: np.ndarray,
@@ -81,15 +86,17 @@ class Identifier:
         # Ink is dark *and* neutral: dark painted figures are usually tinted.
         out[(value < black) & (sat < self.cfg.ink_saturation)] = 0
         colored = (sat > self.cfg.color_saturation) & (value >= self.cfg.black_value * 0.8)
-        player = self.hue_player[hue]
-        sel = colored & (player > 0)
-        out[sel] = player[sel]
+        kind = self.hue_class[hue]
+        sel = colored & (kind > 0)
+        out[sel] = kind[sel]
         return out
 
     def identify_many(self, frame: np.ndarray, homography: np.ndarray,
-                      discs: list[tuple[float, float, float, float]]) -> list[Identity]:
+                      discs: list[tuple[float, float, float, float]],
+                      hidden_wedges: int | None = None) -> list[Identity]:
         """Every base at once: (x mm, y mm, radius mm, paper brightness) each. One
-        projection and one remap for all of them keeps this stage cheap."""
+        projection and one remap for all of them keeps this stage cheap.
+        ``hidden_wedges``: instead of the config's (0: no decoding with wedges hidden)."""
         if not discs:
             return []
         n = len(discs)
@@ -104,9 +111,9 @@ class Identifier:
         value, sat, hue = (m.reshape(shape) for m in self._measure(samples, papers))
         dense = self._classes(value, sat, hue, self.cfg.black_value)
         glare = arr[:, 3] >= self.cfg.clipped_paper
-        out = self._decide_many(dense, glare)
-        self._second_look(out, value, sat, hue, glare)
-        self._soft_look(out, value, sat, hue, glare)
+        hidden = self.cfg.hidden_wedges if hidden_wedges is None else hidden_wedges
+        out = self._decide_many(dense, glare, hidden=hidden)
+        self._second_look(out, value, sat, hue, glare, hidden)
         return out
 
     def _levels(self, value: np.ndarray, sat: np.ndarray, classes: np.ndarray, mine: int,
@@ -123,47 +130,8 @@ class Identifier:
             return None
         return bright, dark
 
-    def _soft_look(self, out: list[Identity], value: np.ndarray, sat: np.ndarray,
-                   hue: np.ndarray, glare: np.ndarray) -> None:
-        """Blur mixes a black wedge with its coloured neighbours into samples that are
-        neither dark enough for ink nor coloured enough for the owner: the hard classes
-        throw them away. For a ring still unread (owner clear, no glare: clipped paper
-        makes brightness meaningless), each sample votes by where its brightness lies
-        between the ring's own colour and its darkest grey, from +1 (ink) to -1
-        (colour), and the votes are decoded with ``soft_look_margin``."""
-        for k, ident in enumerate(out):
-            if ident.owner is None or ident.tag == "read" or glare[k]:
-                continue
-            mine = self.players.index(ident.owner) + 1
-            v, s = value[k], sat[k]
-            cls = self._classes(v, s, hue[k], self.cfg.black_value)
-            colored = (cls > 0).mean(axis=1)
-            if colored.max() <= 0:
-                continue
-            strong = colored >= 0.5 * colored.max()
-            edge = float(_RADII[len(RADII) - 1 - int(np.argmax(strong[::-1]))]) + 0.025
-            levels = self._levels(v, s, cls, mine, edge >= _RADII)
-            if levels is None:
-                continue
-            bright, dark = levels
-            mid, half = (bright + dark) / 2, (bright - dark) / 2
-            vote = np.clip((mid - v) / half, -1.0, 1.0)
-            vote[cls == mine] = -1.0
-            vote[(cls > 0) & (cls != mine)] = 0.0  # the other player's colour: a figure
-            weights = np.clip((_RADII / edge - 0.5) * 2.5, 0.0, 1.0)
-            weights[0.95 * edge < _RADII] = 0.0
-            evidence = (vote * weights[:, None]).sum(axis=0).astype(np.float32)
-            pattern, lead, agreement = tags.decode_soft_many(evidence[None])
-            if (pattern[0] >= 0 and lead[0] >= self.cfg.soft_look_margin
-                    and agreement[0] >= self.cfg.tag_agreement):
-                conf = min(1.0, float(lead[0]) / (2 * self.cfg.soft_look_margin)) \
-                    * float(agreement[0])
-                tag_id = tags.player_ids(mine - 1).start + int(pattern[0])
-                out[k] = Identity(ident.owner, ident.owner_confidence, tag_id, "read",
-                                  round(conf, 3))
-
     def _second_look(self, out: list[Identity], value: np.ndarray, sat: np.ndarray,
-                     hue: np.ndarray, glare: np.ndarray) -> None:
+                     hue: np.ndarray, glare: np.ndarray, hidden: int) -> None:
         """Glare adds light: black wedges print grey, too light for the fixed ink
         threshold, while still far darker than the ring's own colour. A ring whose owner
         is clear but whose id was not read is classified again with an ink threshold
@@ -182,7 +150,7 @@ class Identifier:
             if black <= self.cfg.black_value:
                 continue
             again = self._decide_many(self._classes(v, s, hue[k], black)[None], glare[k:k + 1],
-                                      margin=self.cfg.second_look_margin)
+                                      margin=self.cfg.second_look_margin, hidden=hidden)
             if again[0].tag == "read" and again[0].owner == ident.owner:
                 out[k] = again[0]
 
@@ -191,10 +159,11 @@ class Identifier:
         return self.identify_many(frame, homography, [(cx_mm, cy_mm, r_mm, paper)])[0]
 
     def _decide_many(self, dense: np.ndarray, glare: np.ndarray,
-                     margin: float | None = None) -> list[Identity]:
+                     margin: float | None = None, hidden: int = 0) -> list[Identity]:
         """Owner and id of every ring at once. ``dense``: (rings, radii, angles) sample
         classes; ``glare``: per ring, whether the paper around it is clipped; ``margin``:
-        the lead the best id needs (``tag_margin`` unless given)."""
+        the lead the best id needs (``tag_margin`` unless given); ``hidden``: wedges a
+        figure may hide, for decoding again the rings not read at first (0: none)."""
         need = self.cfg.tag_margin if margin is None else margin
         n = len(dense)
         is_color = dense > 0
@@ -222,11 +191,22 @@ class Identifier:
         weights = np.clip((_RADII / edge - 0.5) * 2.5, 0.0, 1.0)
         weights[0.95 * edge < _RADII] = 0.0  # the blurred edge itself
         mine = (best + 1)[:, None, None]
-        ink = ((dense == 0) * weights[:, :, None]).sum(axis=1)  # (rings, angles)
-        col = ((dense == mine) * weights[:, :, None]).sum(axis=1)
-        ink_sum, col_sum = ink.sum(axis=1), col.sum(axis=1)
-        plain = (col_sum > 0) & (ink_sum < 0.05 * col_sum)
-        pattern, lead, agreement = tags.decode_soft_many((ink - col).astype(np.float32))
+        votes = np.stack([((dense == symbol) * weights[:, :, None]).sum(axis=1)
+                          for symbol in (mine, 0, self.accent)], axis=2).astype(np.float32)
+        col_sum = votes[:, :, tags.COLOUR].sum(axis=1)
+        plain = (col_sum > 0) & (votes[:, :, tags.INK].sum(axis=1)
+                                 + votes[:, :, tags.ACCENT].sum(axis=1) < 0.05 * col_sum)
+        pattern, lead, agreement = tags.decode_many(votes)
+        sure = (pattern >= 0) & (lead >= need) & (agreement >= self.cfg.tag_agreement)
+        # Not sure: perhaps the figure hides a few wedges and looks like some symbol
+        # there. Decoded again with the run of wedges that fits worst left out.
+        again = np.flatnonzero(has_owner & ~plain & ~sure)
+        if len(again) and hidden:
+            p2, l2, a2 = tags.decode_many(votes[again], hidden * ANGLES // tags.SECTORS)
+            ok = l2 >= max(need, self.cfg.hidden_margin)
+            pattern[again] = np.where(ok, p2, pattern[again])
+            lead[again] = np.where(ok, l2, lead[again])
+            agreement[again] = np.where(ok, a2, agreement[again])
         out = []
         for k in range(n):
             if not has_owner[k]:

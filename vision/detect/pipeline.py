@@ -154,7 +154,10 @@ class Detector:
         self._rereads += 1
         discs = [(b.x_mm, b.y_mm, b.diameter_mm / 2 * self.cfg.sticker_fraction, b.paper)
                  for b in (same.bases[k] for k in todo)]
-        for k, ident in zip(todo, self.identifier.identify_many(frame, h, discs), strict=True):
+        # Without leaving wedges out: a figure stands still, so that reading would come
+        # out the same on every frame, and agreeing frames would prove nothing.
+        again = self.identifier.identify_many(frame, h, discs, hidden_wedges=0)
+        for k, ident in zip(todo, again, strict=True):
             b = same.bases[k]
             if ident.tag != "read" or b.owner not in (None, ident.owner):
                 continue

@@ -23,12 +23,9 @@ class VisionConfig:
     # grey levels) reuses the previous result
     reuse_still_frames: bool = True
     still_frame_diff: int = 4
-    # ... and reads the stickers it could not read again, on this many such frames,
-    reread_frames: int = 8
-    reread_agree: int = 2  # believing an id read the same way on this many, and no other
     # ... and a frame changed only in part redoes only that part of the work area,
     partial_detect: bool = True
-    partial_max_share: float = 0.85 # unless the part (with its context) is more than this
+    partial_max_share: float = 0.85  # unless the part (with its context) is more than this
     full_refresh_frames: int = 30  # and redoes everything after this many partial frames
     # rectify
     px_per_mm: float = 1.0  # scale of the top-down working image
@@ -36,6 +33,8 @@ class VisionConfig:
     # foreground: what differs from the empty printed map
     dark_diff: float = 0.28  # normalised darkening vs the reference map
     sat_diff: float = 0.30  # added saturation vs the reference map
+    glare_dark_diff: float = 0.12  # ... the same where the paper is clipped (clipped_paper)
+    glare_sat_diff: float = 0.15
     # bases
     min_radius_fraction: float = 0.55  # distance-transform peak / smallest base radius
     max_radius_fraction: float = 1.35  # larger peaks are not bases (hands, arms)
@@ -44,15 +43,15 @@ class VisionConfig:
     tag_margin: float = 0.12  # best id must beat every other by this share of the evidence
     tag_agreement: float = 0.85  # share of the evidence the best id must explain
     hidden_wedges: int = 2  # an unsure ring is decoded again with this many wedges hidden
-    hidden_margin: float = 0.12  # ... and read if the best id leads by this much
+    hidden_margin: float = 0.12  # ... and read if the best id leads by this much then
     min_owner_share: float = 0.65
     black_value: float = 0.38  # normalised brightness under which a sample is ink
     color_saturation: float = 0.40  # saturation over which a sample is a player colour
     ink_saturation: float = 0.5  # ink is neutral: darker samples more saturated are not ink
     hue_tolerance_deg: float = 28.0
     clipped_paper: float = 245.0  # paper this bright (0-255): a glare spot, black prints grey
-    glare_ink_contrast: float = 0.25  # colour minus darkest grey: ink threshold re-fit
-    second_look_margin: float = 0.24  # the lead a re-fitted reading needs (a guess is worse)
+    glare_black_value: float = 0.6  # ... so there ink is grey, darker than this,
+    glare_color_saturation: float = 0.2  # ... and a colour pale, more saturated than this
     # occlusion
     hand_area_bases: float = 2.5  # foreground blob larger than this many bases: a hand
     hand_dark_diff: float = 0.10  # the looser difference used to find hands

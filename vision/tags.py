@@ -2,32 +2,33 @@
 
 A ring tag is a disc the size of the base. Its centre (inside 45 % of the radius) is
 white, because the miniature's figure stands there and hides it. The annulus outside is
-cut into ``SECTORS`` equal wedges, and each wedge shows one of three symbols: the owner's
-colour, black ink, or the accent colour (a green far in hue from every player's colour,
-the same for everyone). So one sticker says both whose base it is (the owner's colour)
-and which miniature it is (the pattern of symbols), and a plain coloured ring (every
-wedge the owner's colour) is a base with no identity.
+cut into ``SECTORS`` equal wedges, and each wedge shows one of four symbols: the owner's
+colour, black ink, or one of two accent colours (a dark green and a dark magenta, far in
+hue from each other and from every player's colour, the same for everyone). So one
+sticker says both whose base it is (the owner's colour) and which miniature it is (the
+pattern of symbols), and a plain coloured ring (every wedge the owner's colour) is a base
+with no identity.
 
 The sticker can lie at any angle, so a pattern and all its rotations are the same
 pattern (the angle is never needed). A warband holds at most 16 miniatures, so each
 player needs 16 patterns, and both players use the same 16: the colour already says
 whose base it is, and the detector compares a ring only with its owner's ids.
 
-Why three symbols: the figure standing on the base hides a run of neighbouring wedges.
-With two symbols (the family before this one), sixteen patterns of ten wedges leave too
-little room: with two wedges hidden, 72 of the 160 (pattern, rotation) placements looked
-exactly like another pattern. With three, any five neighbouring wedges (half the ring)
-name one pattern, and two whole patterns differ in at least three wedges at any
-rotation. Both symbols besides ink are coloured, so the whole sticker stands out from the
-printed map as the detector's foreground (white wedges would not, on pale paper).
+Why four symbols: the figure standing on the base hides a run of neighbouring wedges.
+With two symbols (ink or colour, the first family), sixteen patterns of ten wedges leave
+too little room: with two wedges hidden, 72 of the 160 (pattern, rotation) placements
+looked exactly like another pattern. With four, any four neighbouring wedges name one
+pattern, and two whole patterns differ in at least four wedges at any rotation. Every
+symbol but ink is a colour, so the whole sticker stands out from the printed map as the
+detector's foreground (white wedges would not, on pale paper).
 
-Chosen by measurement, like the colours: candidate sets with these properties, and
-candidate accent colours, were printed into the vision bench's scenes (clean, tilt, blur,
-dim, glare, shadow, figures; 7,400 bases at 720p), and this set and this green read the
-most bases with the fewest wrong ids. A dark, fully saturated green matters under glare:
-a pale green washes out to the paper's colour and the base is lost (glare occupancy 0.97
-with a pale green, 0.99 with this one). ``tests/vision/test_layout_and_tags.py`` checks
-the properties.
+Chosen by measurement: candidate sets (with three symbols and with four) and candidate
+accent shades were printed into the vision bench's scenes (clean, tilt, blur, dim,
+glare, shadow, figures; 7,400 bases at 720p), and these read the most bases with the
+fewest wrong ids: four symbols read figure-covered stickers 0.96 against 0.94 with
+three, blurred ones 0.998 against 0.990. Dark, fully saturated accents matter under
+glare, where a pale green washed out to the paper's colour and the base was lost.
+``tests/vision/test_layout_and_tags.py`` checks the properties.
 """
 
 from __future__ import annotations
@@ -39,25 +40,28 @@ import numpy as np
 
 SECTORS = 10
 INNER = 0.45  # fraction of the radius where the coded annulus starts
-FAMILY = "tablesight-ring10.3"  # the layout's ``tags.family``: this code
+FAMILY = "tablesight-ring10.4"  # the layout's ``tags.family``: this code
 IDS_PER_PLAYER = 16  # a Dreamblade warband holds at most 16 miniatures
 MAX_IDS = 2 * IDS_PER_PLAYER
 # The symbols a wedge shows, and how they print.
-COLOUR, INK, ACCENT = 0, 1, 2
-SYMBOLS = 3
+COLOUR, INK, ACCENT, ACCENT2 = 0, 1, 2, 3
+SYMBOLS = 4
 INK_BGR = (20, 20, 20)
 ACCENT_BGR = (0, 140, 0)  # dark green: hue 120 degrees, far from orange (28), blue (212)
+ACCENT2_BGR = (150, 0, 150)  # dark magenta: hue 300 degrees (88 from orange and blue)
+ACCENTS = {ACCENT: ACCENT_BGR, ACCENT2: ACCENT2_BGR}  # symbol -> how it prints
+PRINTED = {INK: INK_BGR, **ACCENTS}
 # Wedge patterns, wedge 0 first, in id order within a player: p1's sticker k and p2's
 # sticker 16 + k share pattern k.
 CODEWORDS: tuple[tuple[int, ...], ...] = (
-    (0, 1, 0, 1, 0, 2, 0, 2, 2, 1), (0, 0, 1, 1, 2, 1, 2, 2, 0, 2),
-    (0, 1, 0, 2, 1, 0, 1, 2, 1, 2), (0, 0, 2, 0, 1, 2, 1, 1, 2, 2),
-    (0, 0, 1, 0, 1, 2, 0, 0, 2, 2), (0, 0, 0, 0, 1, 2, 0, 2, 1, 1),
-    (0, 0, 2, 1, 0, 2, 2, 0, 2, 1), (0, 0, 2, 1, 1, 1, 1, 1, 0, 2),
-    (0, 0, 0, 2, 2, 1, 1, 1, 2, 1), (0, 0, 1, 2, 1, 0, 1, 1, 1, 2),
-    (0, 0, 1, 2, 2, 2, 2, 0, 1, 1), (0, 0, 1, 1, 1, 0, 1, 2, 2, 1),
-    (0, 0, 2, 0, 2, 1, 2, 1, 1, 1), (0, 0, 2, 2, 2, 1, 0, 2, 0, 1),
-    (0, 1, 1, 2, 0, 1, 2, 0, 1, 2), (0, 0, 0, 0, 2, 1, 2, 2, 1, 2),
+    (0, 0, 2, 3, 1, 1, 2, 2, 0, 1), (0, 1, 3, 0, 2, 0, 3, 1, 3, 3),
+    (0, 0, 0, 0, 1, 3, 2, 0, 2, 1), (0, 1, 2, 1, 0, 3, 1, 0, 3, 2),
+    (0, 1, 0, 2, 3, 2, 1, 1, 0, 3), (0, 0, 1, 0, 1, 2, 0, 3, 3, 3),
+    (0, 0, 0, 2, 1, 1, 1, 3, 2, 2), (0, 0, 3, 0, 2, 1, 2, 1, 2, 3),
+    (0, 0, 0, 3, 2, 3, 1, 3, 1, 3), (0, 0, 1, 2, 3, 3, 0, 3, 3, 1),
+    (0, 0, 3, 1, 2, 2, 1, 0, 1, 1), (0, 0, 1, 1, 3, 1, 1, 1, 0, 2),
+    (0, 1, 1, 2, 0, 2, 2, 0, 2, 3), (0, 0, 2, 0, 2, 0, 1, 3, 1, 2),
+    (0, 1, 0, 3, 3, 0, 2, 2, 3, 1), (0, 2, 1, 3, 0, 3, 0, 3, 2, 1),
 )
 SAMPLES = 60  # angular samples the decoder uses (six per wedge)
 
@@ -78,7 +82,8 @@ def distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
 
 
 def symbols_of(tag_id: int) -> tuple[int, ...]:
-    """The wedge pattern of a tag id, wedge 0 first (``COLOUR``, ``INK``, ``ACCENT``)."""
+    """The wedge pattern of a tag id, wedge 0 first (``COLOUR``, ``INK``, ``ACCENT``,
+    ``ACCENT2``)."""
     if not 0 <= tag_id < MAX_IDS:
         raise ValueError(f"no sticker id {tag_id} (ids are 0-{MAX_IDS - 1})")
     return CODEWORDS[tag_id % IDS_PER_PLAYER]
@@ -98,7 +103,7 @@ def draw_tag(img: np.ndarray, center: tuple[float, float], radius: float,
             if symbol != COLOUR:
                 a0 = angle_deg + k * step
                 cv2.ellipse(img, (cx, cy), (r, r), 0, a0, a0 + step,
-                            INK_BGR if symbol == INK else ACCENT_BGR, -1, cv2.LINE_AA, shift)
+                            PRINTED[symbol], -1, cv2.LINE_AA, shift)
     cv2.circle(img, (cx, cy), int(round(radius * INNER * f)), (245, 245, 245), -1,
                cv2.LINE_AA, shift)
     cv2.circle(img, (cx, cy), r, (15, 15, 15), max(1, int(radius * 0.06)) * 1,

@@ -47,7 +47,7 @@ def test_layout_round_trip_and_errors(layout, tmp_path):
          "two markers"),
         ({k: v for k, v in data.items() if k != "regions"}, "missing"),
         # Stickers printed with an older code would be misread: refused, not guessed.
-        ({**data, "tags": {"family": "tablesight-ring10.2"}}, "print the map and stickers"),
+        ({**data, "tags": {"family": "tablesight-ring10.3"}}, "print the map and stickers"),
     ]:
         with pytest.raises(LayoutError, match=needle):
             Layout.from_dict(broken)
@@ -60,31 +60,36 @@ def test_codebook_properties():
     words = tags.CODEWORDS
     assert len(words) == tags.IDS_PER_PLAYER >= 16  # a Dreamblade warband: 16 at most
     assert 2 * len(words) == tags.MAX_IDS
+    symbols = {tags.COLOUR, tags.INK, tags.ACCENT, tags.ACCENT2}
     for i, a in enumerate(words):
-        assert len(a) == tags.SECTORS and set(a) <= {tags.COLOUR, tags.INK, tags.ACCENT}
+        assert len(a) == tags.SECTORS and set(a) <= symbols
         assert len(set(tags.rotations(a))) == tags.SECTORS  # aperiodic
-        # Enough of the owner's colour to tell the owner; enough ink and accent that a
-        # sticker is never taken for a plain ring.
+        # Enough of the owner's colour to tell the owner; enough of the rest that a
+        # sticker is never taken for a plain ring; ink, which glare never washes out.
         assert a.count(tags.COLOUR) >= 3 and a.count(tags.INK) >= 2
-        assert a.count(tags.ACCENT) >= 2
+        assert a.count(tags.ACCENT) >= 1 and a.count(tags.ACCENT2) >= 1
         for b in words[i + 1:]:
-            # Two misread wedges never turn one pattern into another, at any rotation...
-            assert min(tags.distance(r, b) for r in tags.rotations(a)) >= 3
-            # ... and any five neighbouring wedges (half the ring: the figure hides the
-            # rest) name one pattern.
-            assert not set(tags.windows(a, 5)) & set(tags.windows(b, 5))
+            # Three misread wedges never turn one pattern into another, at any
+            # rotation...
+            assert min(tags.distance(r, b) for r in tags.rotations(a)) >= 4
+            # ... and any four neighbouring wedges (the figure hides the rest) name one
+            # pattern.
+            assert not set(tags.windows(a, 4)) & set(tags.windows(b, 4))
 
 
-def test_the_accent_colour_is_no_players_colour(layout):
+def test_the_accent_colours_are_no_players_colour(layout):
     import cv2
 
     def hue(bgr):
         return int(cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0, 0]) * 2
 
-    accent = hue(tags.ACCENT_BGR)
-    for p in layout.players:
-        gap = abs((hue(layout.player_bgr(p)) - accent + 180) % 360 - 180)
-        assert gap >= 60, (p, gap)
+    def gap(a, b):
+        return abs((a - b + 180) % 360 - 180)
+
+    colours = [hue(layout.player_bgr(p)) for p in layout.players]
+    for accent in tags.ACCENTS.values():
+        assert all(gap(hue(accent), c) >= 60 for c in colours), accent
+        colours.append(hue(accent))
 
 
 def test_the_table_and_the_printer_number_stickers_alike():
@@ -106,7 +111,7 @@ def votes_of(tag_id, shift):
 def test_decoding_recovers_any_rotation(tag_id, shift):
     player = tags.player_ids(tag_id // tags.IDS_PER_PLAYER)
     got, margin, agreement = tags.decode(votes_of(tag_id, shift), player)
-    assert got == tag_id and agreement == 1.0 and margin >= 0.59
+    assert got == tag_id and agreement == 1.0 and margin >= 0.8
 
 
 def test_a_figure_hiding_two_wedges_is_left_out():
@@ -122,7 +127,7 @@ def test_a_figure_hiding_two_wedges_is_left_out():
     for k in range(tags.IDS_PER_PLAYER):
         batch = []
         for start in range(tags.SAMPLES):
-            for looks_like in (tags.COLOUR, tags.INK, tags.ACCENT):
+            for looks_like in range(tags.SYMBOLS):
                 votes = votes_of(k, 0)
                 votes[(start + np.arange(12)) % tags.SAMPLES] = np.eye(tags.SYMBOLS)[looks_like]
                 batch.append(votes)
@@ -131,7 +136,7 @@ def test_a_figure_hiding_two_wedges_is_left_out():
         wrong += int(((margin >= need) & (got != k)).sum())
         cases += len(batch)
     assert wrong == 0
-    assert read >= 0.95 * cases  # 97 % with the stored patterns
+    assert read >= 0.98 * cases  # 99.9 % with the stored patterns
 
 
 def test_unknown_tag_id_is_a_clear_error():

@@ -152,51 +152,6 @@ def test_something_left_on_the_map_holds_only_its_own_cells(layout, renderer):
     assert obs.regions["a5"] == commits[0][1].regions["a5"]
 
 
-def test_unread_stickers_are_read_again_on_still_frames(layout, renderer):
-    """A still board is detected once; later frames only bring new sensor noise. The
-    stickers not read on the first frame are read again on the next still frames, and
-    a reading counts once two frames agree on it. More ids reach the game, none wrong."""
-    from dataclasses import replace
-
-    from vision.config import VisionConfig
-    from vision.synth.scene import Conditions as C
-
-    def committed(cfg, seed):
-        scene = random_scene(layout, np.random.default_rng(seed), 22, figures=True)
-        det, stab, obs = Detector(layout, cfg), Stabilizer(4), None
-        timings, reads = [], []
-        for f in range(12):
-            img = renderer.render(scene, C(tilt_deg=15), (1280, 720), seed=seed,
-                                  frame_seed=f)
-            d = det.detect(img)
-            timings.append(d.timing_ms)
-            reads.append(sum(b.tag == "read" for b in d.bases))
-            obs = stab.push(d, f / 30, f) or obs
-        # What was read again stays read after the reading again stops (frames 9-11).
-        assert reads[-1] == max(reads)
-        seen = [b for bases in obs.regions.values() for b in bases]
-        right = wrong = 0
-        for t in scene.bases:
-            near = [b for b in seen if np.hypot(b.x_mm - t.x, b.y_mm - t.y) < t.diameter / 2]
-            if near and near[0].tag == "read":
-                right += near[0].sticker == t.tag
-                wrong += near[0].sticker != t.tag
-        return right, wrong, timings
-
-    on, off = VisionConfig(), replace(VisionConfig(), reread_frames=0)
-    gained = 0
-    for seed in (1001, 1002, 1009):
-        right, wrong, timings = committed(on, seed)
-        right_before, wrong_before, _ = committed(off, seed)
-        assert wrong == 0 and wrong_before == 0
-        gained += right - right_before
-        # Read again only on still frames, and on at most reread_frames of them.
-        again = [t for t in timings if "read_again" in t]
-        assert all("unchanged" in t for t in again)
-        assert 0 < len(again) <= on.reread_frames
-    assert gained >= 2
-
-
 def test_a_frame_changed_in_part_gives_what_the_whole_frame_gives(layout, renderer):
     """A hand moving a base changes part of the picture: the detector redoes only that
     part and keeps the rest. Without sensor noise (the kept part is then the very same

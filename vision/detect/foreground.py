@@ -95,6 +95,8 @@ class ForegroundModel:
         sat255 = saturation(ref) * 255
         self.sat_above = np.clip(sat255 + c.sat_diff * 255, 0, 255).astype(np.uint8)
         self.loose_sat_above = np.clip(sat255 + c.hand_sat_diff * 255, 0, 255).astype(np.uint8)
+        self.pale_below = (ref_norm - c.glare_dark_diff).astype(np.float32)
+        self.pale_sat_above = np.clip(sat255 + c.glare_sat_diff * 255, 0, 255).astype(np.uint8)
         # Only cells and zones hold bases; markers and margins are ignored.
         self.region_labels = area.region_labels(layout)
         region_mask = np.where(self.region_labels > 0, 255, 0).astype(np.uint8)
@@ -160,7 +162,16 @@ class ForegroundModel:
         # Saturated, and not black (noise makes black pixels' saturation jump).
         vivid = cv2.bitwise_and(cv2.compare(sat, self.sat_above[at], cv2.CMP_GT),
                                 cv2.compare(ratio, 0.2, cv2.CMP_GT))
-        mask = cv2.bitwise_and(cv2.bitwise_or(dark, vivid), self.region_mask[at])
+        mask = cv2.bitwise_or(dark, vivid)
+        # Under a glare spot the camera clips: the paper is pure white, ink prints grey
+        # and colours pale, so a sticker differs from the paper by far less, and the
+        # ring broke into pieces that no longer made a disc. There (and only there:
+        # clipped paper has no sensor noise) smaller differences count.
+        clipped = cv2.compare(illum, self.cfg.clipped_paper, cv2.CMP_GE)
+        pale = cv2.bitwise_or(cv2.compare(ratio, self.pale_below[at], cv2.CMP_LT),
+                              cv2.compare(sat, self.pale_sat_above[at], cv2.CMP_GT))
+        mask = cv2.bitwise_or(mask, cv2.bitwise_and(pale, clipped))
+        mask = cv2.bitwise_and(mask, self.region_mask[at])
         kernel = np.ones((3, 3), np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)

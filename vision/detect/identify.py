@@ -9,7 +9,7 @@ hidden by the figure, with more weight) and the codeword and rotation that expla
 votes best win, among that player's ids only, if they beat every other id by
 ``tag_margin``; otherwise the sticker is "unreadable" rather than a guess. A ring still
 unread is decoded again allowing the figure to hide ``hidden_wedges`` neighbouring
-wedges, and under glare with an ink threshold fitted to the ring itself.
+wedges.
 """
 
 from __future__ import annotations
@@ -52,9 +52,11 @@ class Identifier:
         # OpenCV's hue (0-179, two degrees a step) -> 1 + the nearest player's index, or
         # ``accent`` for the tags' accent colour, when within tolerance, else 0: one
         # table lookup per sample instead of a distance to every colour.
-        self.accent = len(self.players) + 1
-        accent_bgr = np.uint8([[tags.ACCENT_BGR]])
-        hues.append(float(cv2.cvtColor(accent_bgr, cv2.COLOR_BGR2HSV)[0, 0, 0]) * 2.0)
+        # Classes: 0 ink, 1..n the players' colours, then the accents in symbol order.
+        self.symbol_class = {tags.INK: 0}
+        for symbol, bgr in tags.ACCENTS.items():
+            self.symbol_class[symbol] = len(hues) + 1
+            hues.append(float(cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0, 0]) * 2)
         steps = np.arange(180, dtype=np.float64)[:, None] * 2.0
         diff = np.abs((steps - np.array(hues) + 180.0) % 360.0 - 180.0)
         self.hue_class = np.where(diff.min(axis=1) <= config.hue_tolerance_deg,
@@ -68,7 +70,7 @@ class Identifier:
         """0: ink, 1..n: player colour, ``accent``: the accent colour, -1: other.
         ``paper``: brightness of the paper around the sample (a number, or one per row
         of ``samples``)."""
-        return self._classes(*self._measure(samples, paper), self.cfg.black_value)
+        return self._classes(*self._measure(samples, paper))
 
     def _measure(self, samples: np.ndarray,
                  paper: float | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -81,22 +83,29 @@ class Identifier:
         return value, hsv[..., 1].astype(np.float32) * (1 / 255), hsv[..., 0]
 
     def _classes(self, value: np.ndarray, sat: np.ndarray, hue: np.ndarray,
-                 black: float) -> np.ndarray:
+                 glare: np.ndarray | None = None) -> np.ndarray:
+        """Sample classes; ``glare``: per ring (the first axis), whether its paper is
+        clipped: there glare adds light, so ink prints grey and colours pale, and the
+        thresholds for both are the glare ones."""
+        cfg = self.cfg
+        black, colour = cfg.black_value, cfg.color_saturation
+        if glare is not None and glare.any():
+            shape = (-1,) + (1,) * (value.ndim - 1)
+            black = np.where(glare, cfg.glare_black_value, black).reshape(shape)
+            colour = np.where(glare, cfg.glare_color_saturation, colour).reshape(shape)
         out = np.full(value.shape, -1, np.int8)
         # Ink is dark *and* neutral: dark painted figures are usually tinted.
-        out[(value < black) & (sat < self.cfg.ink_saturation)] = 0
-        colored = (sat > self.cfg.color_saturation) & (value >= self.cfg.black_value * 0.8)
+        out[(value < black) & (sat < cfg.ink_saturation)] = 0
+        colored = (sat > colour) & (value >= cfg.black_value * 0.8)
         kind = self.hue_class[hue]
         sel = colored & (kind > 0)
         out[sel] = kind[sel]
         return out
 
     def identify_many(self, frame: np.ndarray, homography: np.ndarray,
-                      discs: list[tuple[float, float, float, float]],
-                      hidden_wedges: int | None = None) -> list[Identity]:
+                      discs: list[tuple[float, float, float, float]]) -> list[Identity]:
         """Every base at once: (x mm, y mm, radius mm, paper brightness) each. One
-        projection and one remap for all of them keeps this stage cheap.
-        ``hidden_wedges``: instead of the config's (0: no decoding with wedges hidden)."""
+        projection and one remap for all of them keeps this stage cheap."""
         if not discs:
             return []
         n = len(discs)
@@ -109,62 +118,21 @@ class Identifier:
         papers = np.repeat(arr[:, 3], len(RADII))
         shape = (n, len(RADII), ANGLES)
         value, sat, hue = (m.reshape(shape) for m in self._measure(samples, papers))
-        dense = self._classes(value, sat, hue, self.cfg.black_value)
         glare = arr[:, 3] >= self.cfg.clipped_paper
-        hidden = self.cfg.hidden_wedges if hidden_wedges is None else hidden_wedges
-        out = self._decide_many(dense, glare, hidden=hidden)
-        self._second_look(out, value, sat, hue, glare, hidden)
-        return out
-
-    def _levels(self, value: np.ndarray, sat: np.ndarray, classes: np.ndarray, mine: int,
-                rows: np.ndarray) -> tuple[float, float] | None:
-        """A ring's own brightness levels in ``rows``: its colour (median) and its
-        darkest grey (10th percentile of neutral samples); None when there are too few
-        samples, or too little contrast to tell ink from colour by brightness."""
-        col_v = value[rows][classes[rows] == mine]
-        neutral = value[rows][sat[rows] < self.cfg.ink_saturation]
-        if len(col_v) < 10 or len(neutral) < 10:
-            return None
-        bright, dark = float(np.median(col_v)), float(np.percentile(neutral, 10))
-        if bright - dark < self.cfg.glare_ink_contrast:
-            return None
-        return bright, dark
-
-    def _second_look(self, out: list[Identity], value: np.ndarray, sat: np.ndarray,
-                     hue: np.ndarray, glare: np.ndarray, hidden: int) -> None:
-        """Glare adds light: black wedges print grey, too light for the fixed ink
-        threshold, while still far darker than the ring's own colour. A ring whose owner
-        is clear but whose id was not read is classified again with an ink threshold
-        halfway between its darkest neutral samples and its colour."""
-        for k, ident in enumerate(out):
-            if ident.owner is None or ident.tag == "read":
-                continue
-            mine = self.players.index(ident.owner) + 1
-            v, s = value[k], sat[k]
-            first = self._classes(v, s, hue[k], self.cfg.black_value)
-            levels = self._levels(v, s, first, mine, _RADII <= 1.0)
-            if levels is None:
-                continue
-            bright, dark = levels
-            black = min(dark + 0.5 * (bright - dark), 0.85)
-            if black <= self.cfg.black_value:
-                continue
-            again = self._decide_many(self._classes(v, s, hue[k], black)[None], glare[k:k + 1],
-                                      margin=self.cfg.second_look_margin, hidden=hidden)
-            if again[0].tag == "read" and again[0].owner == ident.owner:
-                out[k] = again[0]
+        dense = self._classes(value, sat, hue, glare)
+        return self._decide_many(dense, glare, self.cfg.hidden_wedges)
 
     def identify(self, frame: np.ndarray, homography: np.ndarray, cx_mm: float, cy_mm: float,
                  r_mm: float, paper: float) -> Identity:
         return self.identify_many(frame, homography, [(cx_mm, cy_mm, r_mm, paper)])[0]
 
     def _decide_many(self, dense: np.ndarray, glare: np.ndarray,
-                     margin: float | None = None, hidden: int = 0) -> list[Identity]:
+                     hidden: int = 0) -> list[Identity]:
         """Owner and id of every ring at once. ``dense``: (rings, radii, angles) sample
-        classes; ``glare``: per ring, whether the paper around it is clipped; ``margin``:
-        the lead the best id needs (``tag_margin`` unless given); ``hidden``: wedges a
-        figure may hide, for decoding again the rings not read at first (0: none)."""
-        need = self.cfg.tag_margin if margin is None else margin
+        classes; ``glare``: per ring, whether the paper around it is clipped; ``hidden``:
+        wedges a figure may hide, for decoding again the rings not read at first (0:
+        none)."""
+        need = self.cfg.tag_margin
         n = len(dense)
         is_color = dense > 0
         colored = is_color.mean(axis=2)  # (rings, radii)
@@ -191,11 +159,11 @@ class Identifier:
         weights = np.clip((_RADII / edge - 0.5) * 2.5, 0.0, 1.0)
         weights[0.95 * edge < _RADII] = 0.0  # the blurred edge itself
         mine = (best + 1)[:, None, None]
-        votes = np.stack([((dense == symbol) * weights[:, :, None]).sum(axis=1)
-                          for symbol in (mine, 0, self.accent)], axis=2).astype(np.float32)
+        classes = [mine] + [self.symbol_class[s] for s in range(1, tags.SYMBOLS)]
+        votes = np.stack([((dense == c) * weights[:, :, None]).sum(axis=1) for c in classes],
+                         axis=2).astype(np.float32)
         col_sum = votes[:, :, tags.COLOUR].sum(axis=1)
-        plain = (col_sum > 0) & (votes[:, :, tags.INK].sum(axis=1)
-                                 + votes[:, :, tags.ACCENT].sum(axis=1) < 0.05 * col_sum)
+        plain = (col_sum > 0) & (votes[:, :, 1:].sum(axis=(1, 2)) < 0.05 * col_sum)
         pattern, lead, agreement = tags.decode_many(votes)
         sure = (pattern >= 0) & (lead >= need) & (agreement >= self.cfg.tag_agreement)
         # Not sure: perhaps the figure hides a few wedges and looks like some symbol
@@ -203,7 +171,7 @@ class Identifier:
         again = np.flatnonzero(has_owner & ~plain & ~sure)
         if len(again) and hidden:
             p2, l2, a2 = tags.decode_many(votes[again], hidden * ANGLES // tags.SECTORS)
-            ok = l2 >= max(need, self.cfg.hidden_margin)
+            ok = l2 >= self.cfg.hidden_margin
             pattern[again] = np.where(ok, p2, pattern[again])
             lead[again] = np.where(ok, l2, lead[again])
             agreement[again] = np.where(ok, a2, agreement[again])

@@ -12,7 +12,6 @@ frames in a row, redo everything.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -45,7 +44,6 @@ class SeenBase:
     tag: str  # read / none / unreadable
     confidence: float
     occluded: bool = False
-    paper: float = 0.0  # the paper's brightness around it (0-255), for reading it again
 
     def to_dict(self) -> dict[str, Any]:
         return {"sticker": self.sticker, "owner": self.owner,
@@ -56,11 +54,11 @@ class SeenBase:
 
 
 def _seen(region: str, x_mm: float, y_mm: float, diameter_mm: float, ident: Identity,
-          occluded: bool, paper: float) -> SeenBase:
+          occluded: bool) -> SeenBase:
     conf = ident.owner_confidence if ident.tag != "read" else \
         min(1.0, 0.5 * ident.owner_confidence + 0.5 * ident.tag_confidence + 0.2)
     return SeenBase(region, x_mm, y_mm, diameter_mm, ident.owner, ident.owner_confidence,
-                    ident.sticker, ident.tag, conf, occluded, paper)
+                    ident.sticker, ident.tag, conf, occluded)
 
 
 @dataclass
@@ -117,7 +115,6 @@ class _Worked:
     foreground: Foreground
     candidates: list[BaseCandidate]
     known: dict[tuple[float, float], Identity]  # candidate centre -> its identity
-    keys: list[tuple[float, float]]  # per base of ``detection``: its candidate's centre
     partial_runs: int = 0  # partial frames since the last whole one
 
 
@@ -138,39 +135,6 @@ class Detector:
         self._disc_px = int(np.ceil(layout.base_diameters[1] / 2 * 1.2 * area.scale))
         self._sheet_from_px = np.linalg.inv(area.px_to_sheet())
         self._worked: _Worked | None = None
-        self._rereads = 0  # unchanged frames on which unread stickers were read again
-        self._reread_ids: dict[int, Counter[int]] = {}  # base index -> ids read again
-
-    def _read_again(self, frame: np.ndarray, worked: _Worked) -> bool:
-        """On a frame showing the same scene, the stickers not yet read, read again:
-        each frame brings new sensor noise, and the stabiliser votes over the frames.
-        For ``reread_frames`` frames after a detection; an id believed replaces the
-        unread one in the kept result. Whether it read anything."""
-        same = worked.detection
-        todo = [k for k, b in enumerate(same.bases) if b.tag != "read" and not b.occluded]
-        h = same.fix.homography
-        if not todo or self._rereads >= self.cfg.reread_frames or h is None:
-            return False
-        self._rereads += 1
-        discs = [(b.x_mm, b.y_mm, b.diameter_mm / 2 * self.cfg.sticker_fraction, b.paper)
-                 for b in (same.bases[k] for k in todo)]
-        # Without leaving wedges out: a figure stands still, so that reading would come
-        # out the same on every frame, and agreeing frames would prove nothing.
-        again = self.identifier.identify_many(frame, h, discs, hidden_wedges=0)
-        for k, ident in zip(todo, again, strict=True):
-            b = same.bases[k]
-            if ident.tag != "read" or b.owner not in (None, ident.owner):
-                continue
-            ids = self._reread_ids.setdefault(k, Counter())
-            ids[ident.sticker] += 1
-            # Each reading again is one more chance to read it wrong as well as right: it
-            # is believed once read the same way twice, and never another way (a larger
-            # lead instead lost the gain and kept the wrong readings).
-            if len(ids) == 1 and ids[ident.sticker] >= self.cfg.reread_agree:
-                same.bases[k] = _seen(b.region, b.x_mm, b.y_mm, b.diameter_mm, ident,
-                                      b.occluded, b.paper)
-                worked.known[worked.keys[k]] = ident
-        return True
 
     def _region_at(self, x_px: float, y_px: float, x_mm: float, y_mm: float) -> Region | None:
         """The region under a working pixel: from the drawn region map when the pixel is
@@ -230,18 +194,12 @@ class Detector:
         if (self.cfg.reuse_still_frames and worked is not None and changed is not None
                 and not changed.any()):
             # The same scene, sensor noise aside: most frames of a game change nothing.
-            t1 = time.perf_counter()
-            read = self._read_again(frame, worked)
-            t2 = time.perf_counter()
             same = worked.detection
             fix = replace(same.fix, moved=False)  # nothing moved since that frame
-            timing = {"unchanged": (t1 - t0) * 1000, "total": (t2 - t0) * 1000}
-            if read:
-                timing["read_again"] = (t2 - t1) * 1000
-            return Detection(fix, list(same.bases), set(same.occluded), timing, same.size,
-                             self.layout, redone=0.0)
-        self._rereads = 0
-        self._reread_ids = {}
+            spent = (time.perf_counter() - t0) * 1000
+            return Detection(fix, list(same.bases), set(same.occluded),
+                             {"unchanged": spent, "total": spent}, same.size, self.layout,
+                             redone=0.0)
         fix = self.locator.locate(gray)
         t1 = time.perf_counter()
         t["locate"] = (t1 - t0) * 1000
@@ -295,17 +253,15 @@ class Detector:
             frame, h, [(x, y, r * self.cfg.sticker_fraction, p) for _, _, x, y, r, p in new]),
             strict=True))
         idents = {**known, **read}
-        keys = []
-        for c, region, x_mm, y_mm, r_mm, paper in kept:
+        for c, region, x_mm, y_mm, r_mm, _ in kept:
             det.bases.append(_seen(region.name, x_mm, y_mm, 2 * r_mm, idents[(c.x, c.y)],
-                                   region.name in occluded, paper))
-            keys.append((c.x, c.y))
+                                   region.name in occluded))
         t5 = time.perf_counter()
         t["identify"] = (t5 - t4) * 1000
         t["total"] = (t5 - t0) * 1000
         det.occluded = occluded
         det.timing_ms = t
         self._worked = _Worked(small, replace(det, bases=list(det.bases)), h, fg, cands,
-                               {k: idents[k] for k in keys}, keys,
+                               {(c.x, c.y): idents[(c.x, c.y)] for c, *_ in kept},
                                0 if part is None else worked.partial_runs + 1)  # type: ignore[union-attr]
         return det

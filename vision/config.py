@@ -42,7 +42,9 @@ class VisionConfig:
     sticker_fraction: float = 0.9  # sticker radius / foreground disc radius (dark base rim)
     tag_margin: float = 0.12  # best id must beat every other by this share of the evidence
     tag_agreement: float = 0.85  # share of the evidence the best id must explain
-    hidden_wedges: int = 2  # an unsure ring is decoded again with this many wedges hidden
+    # An unsure ring is decoded again with a run of this many wedges hidden (by the
+    # figure), then this many, ...
+    hidden_wedges: tuple[int, ...] = (2, 3)
     hidden_margin: float = 0.12  # ... and read if the best id leads by this much then
     min_owner_share: float = 0.65
     black_value: float = 0.38  # normalised brightness under which a sample is ink

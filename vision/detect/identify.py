@@ -8,8 +8,8 @@ band. The id is decoded softly: every classified sample votes (outer ones, less 
 hidden by the figure, with more weight) and the codeword and rotation that explain the
 votes best win, among that player's ids only, if they beat every other id by
 ``tag_margin``; otherwise the sticker is "unreadable" rather than a guess. A ring still
-unread is decoded again allowing the figure to hide ``hidden_wedges`` neighbouring
-wedges.
+unread is decoded again allowing the figure to hide a run of neighbouring wedges
+(``hidden_wedges``: two, then three).
 """
 
 from __future__ import annotations
@@ -120,18 +120,18 @@ class Identifier:
         value, sat, hue = (m.reshape(shape) for m in self._measure(samples, papers))
         glare = arr[:, 3] >= self.cfg.clipped_paper
         dense = self._classes(value, sat, hue, glare)
-        return self._decide_many(dense, glare, self.cfg.hidden_wedges)
+        return self._decide_many(dense, glare, tuple(self.cfg.hidden_wedges))
 
     def identify(self, frame: np.ndarray, homography: np.ndarray, cx_mm: float, cy_mm: float,
                  r_mm: float, paper: float) -> Identity:
         return self.identify_many(frame, homography, [(cx_mm, cy_mm, r_mm, paper)])[0]
 
     def _decide_many(self, dense: np.ndarray, glare: np.ndarray,
-                     hidden: int = 0) -> list[Identity]:
+                     hidden: tuple[int, ...] = ()) -> list[Identity]:
         """Owner and id of every ring at once. ``dense``: (rings, radii, angles) sample
         classes; ``glare``: per ring, whether the paper around it is clipped; ``hidden``:
-        wedges a figure may hide, for decoding again the rings not read at first (0:
-        none)."""
+        how many wedges a figure may hide, tried in turn, for decoding again the rings
+        not read at first (empty: none)."""
         need = self.cfg.tag_margin
         n = len(dense)
         is_color = dense > 0
@@ -167,14 +167,16 @@ class Identifier:
         pattern, lead, agreement = tags.decode_many(votes)
         sure = (pattern >= 0) & (lead >= need) & (agreement >= self.cfg.tag_agreement)
         # Not sure: perhaps the figure hides a few wedges and looks like some symbol
-        # there. Decoded again with the run of wedges that fits worst left out.
-        again = np.flatnonzero(has_owner & ~plain & ~sure)
-        if len(again) and hidden:
-            p2, l2, a2 = tags.decode_many(votes[again], hidden * ANGLES // tags.SECTORS)
+        # there. Decoded again with the run of wedges that fits worst left out: first
+        # the shortest run in ``hidden``, then longer ones for the rings still unsure.
+        unsure = np.flatnonzero(has_owner & ~plain & ~sure)
+        for wedges in hidden:
+            if not len(unsure):
+                break
+            p2, l2, a2 = tags.decode_many(votes[unsure], wedges * ANGLES // tags.SECTORS)
             ok = l2 >= self.cfg.hidden_margin
-            pattern[again] = np.where(ok, p2, pattern[again])
-            lead[again] = np.where(ok, l2, lead[again])
-            agreement[again] = np.where(ok, a2, agreement[again])
+            pattern[unsure[ok]], lead[unsure[ok]], agreement[unsure[ok]] = p2[ok], l2[ok], a2[ok]
+            unsure = unsure[~ok]
         out = []
         for k in range(n):
             if not has_owner[k]:

@@ -45,7 +45,8 @@ class VisionConfig:
     # An unsure ring is decoded again with a run of this many wedges hidden (by the
     # figure), then this many, ...
     hidden_wedges: tuple[int, ...] = (2, 3)
-    hidden_margin: float = 0.12  # ... and read if the best id leads by this much then
+    hidden_margin: float = 0.12  # ... and read if the best id leads by this much then,
+    hidden_inner: float = 0.6  # ... counting samples this far out (share of the radius)
     min_owner_share: float = 0.65
     black_value: float = 0.38  # normalised brightness under which a sample is ink
     color_saturation: float = 0.40  # saturation over which a sample is a player colour

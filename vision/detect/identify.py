@@ -170,6 +170,12 @@ class Identifier:
         # there. Decoded again with the run of wedges that fits worst left out: first
         # the shortest run in ``hidden``, then longer ones for the rings still unsure.
         unsure = np.flatnonzero(has_owner & ~plain & ~sure)
+        if len(unsure) and hidden:
+            # The figure stands on the centre and hides the ring from the inside out:
+            # these decodings count only the outer samples, the least often hidden.
+            outer = np.where(self.cfg.hidden_inner * edge <= _RADII, weights, 0.0)
+            votes = np.stack([((dense == c) * outer[:, :, None]).sum(axis=1)
+                              for c in classes], axis=2).astype(np.float32)
         for wedges in hidden:
             if not len(unsure):
                 break

@@ -2,13 +2,13 @@
 
 The tag's annulus is sampled in the *original* frame (through the homography), not in
 the coarse working image, so every available camera pixel is used. Samples are sorted
-into ink (dark), a player's colour (hue near p1's or p2's), the accent colour, or other
-(the figure, glare, the white centre). The owner is the colour that dominates the outer
-band. The id is decoded softly: every classified sample votes (outer ones, less often
-hidden by the figure, with more weight) and the codeword and rotation that explain the
-votes best win, among that player's ids only, if they beat every other id by
-``tag_margin``; otherwise the sticker is "unreadable" rather than a guess. A ring still
-unread is decoded again allowing the figure to hide a run of neighbouring wedges
+into ink (dark), a player's colour (hue near p1's or p2's), one of the tags' accent
+colours, or other (the figure, glare, the white centre). The owner is the colour that
+dominates the outer band. The id is decoded softly: every classified sample votes (outer
+ones, less often hidden by the figure, with more weight) and the codeword and rotation
+that explain the votes best win, among that player's ids only, if they beat every other
+id by ``tag_margin``; otherwise the sticker is "unreadable" rather than a guess. A ring
+still unread is decoded again allowing the figure to hide a run of neighbouring wedges
 (``hidden_wedges``: two, then three).
 """
 
@@ -49,10 +49,11 @@ class Identifier:
             b, g, r = layout.player_bgr(p)
             hsv = cv2.cvtColor(np.uint8([[[b, g, r]]]), cv2.COLOR_BGR2HSV)[0, 0]
             hues.append(float(hsv[0]) * 2.0)
-        # OpenCV's hue (0-179, two degrees a step) -> 1 + the nearest player's index, or
-        # ``accent`` for the tags' accent colour, when within tolerance, else 0: one
-        # table lookup per sample instead of a distance to every colour.
-        # Classes: 0 ink, 1..n the players' colours, then the accents in symbol order.
+        # Sample classes: 0 ink, 1..n the players' colours, then the accents in symbol
+        # order (``symbol_class``: a tag symbol's class; the owner's colour depends on
+        # the ring). ``hue_class``: OpenCV's hue (0-179, two degrees a step) -> the
+        # class of the nearest colour within tolerance, else 0: one table lookup per
+        # sample instead of a distance to every colour.
         self.symbol_class = {tags.INK: 0}
         for symbol, bgr in tags.ACCENTS.items():
             self.symbol_class[symbol] = len(hues) + 1
@@ -67,7 +68,7 @@ class Identifier:
                               np.sin(a)[None, :] * rr[:, None]], axis=-1)  # (R, A, 2)
 
     def classify(self, samples: np.ndarray, paper: float | np.ndarray) -> np.ndarray:
-        """0: ink, 1..n: player colour, ``accent``: the accent colour, -1: other.
+        """0: ink, 1..n: player colour, then the accents (``symbol_class``), -1: other.
         ``paper``: brightness of the paper around the sample (a number, or one per row
         of ``samples``)."""
         return self._classes(*self._measure(samples, paper))
@@ -160,8 +161,14 @@ class Identifier:
         weights[0.95 * edge < _RADII] = 0.0  # the blurred edge itself
         mine = (best + 1)[:, None, None]
         classes = [mine] + [self.symbol_class[s] for s in range(1, tags.SYMBOLS)]
-        votes = np.stack([((dense == c) * weights[:, :, None]).sum(axis=1) for c in classes],
-                         axis=2).astype(np.float32)
+
+        def tally(rings: np.ndarray, weights: np.ndarray) -> np.ndarray:
+            """Votes (rings, angles, symbols): each symbol's samples, weighted by radius."""
+            return np.stack([((dense[rings] == (c[rings] if np.ndim(c) else c))
+                              * weights[rings][:, :, None]).sum(axis=1) for c in classes],
+                            axis=2).astype(np.float32)
+
+        votes = tally(np.arange(n), weights)
         col_sum = votes[:, :, tags.COLOUR].sum(axis=1)
         plain = (col_sum > 0) & (votes[:, :, 1:].sum(axis=(1, 2)) < 0.05 * col_sum)
         pattern, lead, agreement = tags.decode_many(votes)
@@ -169,17 +176,14 @@ class Identifier:
         # Not sure: perhaps the figure hides a few wedges and looks like some symbol
         # there. Decoded again with the run of wedges that fits worst left out: first
         # the shortest run in ``hidden``, then longer ones for the rings still unsure.
+        # The figure stands on the centre and hides the ring from the inside out, so
+        # these decodings count only the outer samples, the least often hidden.
         unsure = np.flatnonzero(has_owner & ~plain & ~sure)
-        if len(unsure) and hidden:
-            # The figure stands on the centre and hides the ring from the inside out:
-            # these decodings count only the outer samples, the least often hidden.
-            outer = np.where(self.cfg.hidden_inner * edge <= _RADII, weights, 0.0)
-            votes = np.stack([((dense == c) * outer[:, :, None]).sum(axis=1)
-                              for c in classes], axis=2).astype(np.float32)
+        outer = np.where(self.cfg.hidden_inner * edge <= _RADII, weights, 0.0)
         for wedges in hidden:
             if not len(unsure):
                 break
-            p2, l2, a2 = tags.decode_many(votes[unsure], wedges * ANGLES // tags.SECTORS)
+            p2, l2, a2 = tags.decode_many(tally(unsure, outer), wedges * ANGLES // tags.SECTORS)
             ok = l2 >= self.cfg.hidden_margin
             pattern[unsure[ok]], lead[unsure[ok]], agreement[unsure[ok]] = p2[ok], l2[ok], a2[ok]
             unsure = unsure[~ok]

@@ -110,8 +110,7 @@ class _Worked:
     next one."""
 
     small: np.ndarray  # its grey means per BLOCK x BLOCK pixels (int16)
-    detection: Detection
-    homography: np.ndarray
+    detection: Detection  # its fix holds the homography the foreground was warped with
     foreground: Foreground
     candidates: list[BaseCandidate]
     known: dict[tuple[float, float], Identity]  # candidate centre -> its identity
@@ -160,7 +159,8 @@ class Detector:
         box to extract the foreground over, which gives it context); None to redo all."""
         w, cfg = self._worked, self.cfg
         if (not cfg.partial_detect or w is None or changed is None or fix.moved
-                or fix.homography is None or not np.array_equal(fix.homography, w.homography)
+                or fix.homography is None
+                or not np.array_equal(fix.homography, w.detection.fix.homography)
                 or w.partial_runs >= cfg.full_refresh_frames or not changed.any()):
             return None
         # The changed blocks' bounding box, in the frame, then in working pixels (a
@@ -261,7 +261,7 @@ class Detector:
         t["total"] = (t5 - t0) * 1000
         det.occluded = occluded
         det.timing_ms = t
-        self._worked = _Worked(small, replace(det, bases=list(det.bases)), h, fg, cands,
+        self._worked = _Worked(small, replace(det, bases=list(det.bases)), fg, cands,
                                {(c.x, c.y): idents[(c.x, c.y)] for c, *_ in kept},
                                0 if part is None else worked.partial_runs + 1)  # type: ignore[union-attr]
         return det

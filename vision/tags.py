@@ -114,7 +114,7 @@ def draw_tag(img: np.ndarray, center: tuple[float, float], radius: float,
 def templates(samples_per_turn: int) -> np.ndarray:
     """Every pattern at every sample rotation, as rows of ``samples_per_turn`` x
     ``SYMBOLS`` weights: +1 for the symbol the pattern shows at that angle, -1 for the
-    other two. Row ``k * samples_per_turn + j`` is pattern ``k`` turned by ``j`` samples."""
+    others. Row ``k * samples_per_turn + j`` is pattern ``k`` turned by ``j`` samples."""
     per = samples_per_turn // SECTORS
     rows = []
     for word in CODEWORDS:

@@ -14,7 +14,6 @@ import numpy as np
 
 from ..config import VisionConfig
 from ..layout import Layout
-from .foreground import Foreground
 
 
 @dataclass
@@ -32,12 +31,9 @@ class BaseFinder:
         self.r_min = layout.base_diameters[0] / 2 * s
         self.r_max = layout.base_diameters[1] / 2 * s
 
-    def find(self, fg: Foreground) -> tuple[list[BaseCandidate], np.ndarray]:
-        return self.find_in(fg.mask)
-
-    def find_in(self, mask: np.ndarray) -> tuple[list[BaseCandidate], np.ndarray]:
+    def find(self, mask: np.ndarray) -> list[BaseCandidate]:
         """Bases in a foreground mask (of the work area, or of a box of it: then in that
-        box's pixels), and the mask's distance transform."""
+        box's pixels)."""
         dt = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
         k = max(3, int(self.r_min * 0.9) | 1)
         # A local maximum equals the dilation there (dilation copies the largest value).
@@ -49,7 +45,7 @@ class BaseFinder:
         # labelling the whole image.
         where = cv2.findNonZero(cv2.bitwise_and(local_max, sized))
         if where is None:
-            return [], dt
+            return []
         xy = where.reshape(-1, 2)
         values = dt[xy[:, 1], xy[:, 0]]
         order = np.argsort(-values, kind="stable")
@@ -81,7 +77,7 @@ class BaseFinder:
                 for (cx, cy), i in zip(centres, chosen, strict=True)]
         if kept:
             self._fit_discs(mask, kept)
-        return kept, dt
+        return kept
 
     def _fit_discs(self, mask: np.ndarray, cands: list[BaseCandidate]) -> None:
         """Each candidate's radius (the median extent of the foreground along 16 rays,

@@ -216,7 +216,7 @@ class Detector:
         if part is None or worked is None:
             fg = self.foreground.extract(frame, h)
             t2 = time.perf_counter()
-            cands, _ = self.finder.find(fg)
+            cands = self.finder.find(fg.mask)
         else:
             inner, outer = part
             piece = self.foreground.extract(frame, h, outer)
@@ -226,7 +226,7 @@ class Detector:
             # Bases are looked for where they may have changed (and as far around as one
             # base reaches); outside, the ones already known there stay.
             look = inner.grown(self._disc_px, outer)
-            found, _ = self.finder.find_in(fg.mask[look.slices])
+            found = self.finder.find(fg.mask[look.slices])
             cands = [c for c in worked.candidates if not inner.contains(c.x, c.y)]
             cands += [c for c in (replace(c, x=c.x + look.x0, y=c.y + look.y0)
                                   for c in found) if inner.contains(c.x, c.y)]

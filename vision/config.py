@@ -48,6 +48,10 @@ class VisionConfig:
     hidden_margin: float = 0.12  # ... and read if the best id leads by this much then,
     hidden_inner: float = 0.6  # ... counting samples this far out (share of the radius)
     min_owner_share: float = 0.65
+    # A ring showing both players' colours, the lesser at least this share of them
+    # (outer band), is settled by which colour fits the pattern's colour wedges:
+    contest_share: float = 0.1
+    split_fit: float = 0.6  # (inside - outside) / all of a player's colour samples, to fit
     black_value: float = 0.38  # normalised brightness under which a sample is ink
     color_saturation: float = 0.40  # saturation over which a sample is a player colour
     ink_saturation: float = 0.5  # ink is neutral: darker samples more saturated are not ink

@@ -9,7 +9,9 @@ ones, less often hidden by the figure, with more weight) and the codeword and ro
 that explain the votes best win, among that player's ids only, if they beat every other
 id by ``tag_margin``; otherwise the sticker is "unreadable" rather than a guess. A ring
 still unread is decoded again allowing the figure to hide a run of neighbouring wedges
-(``hidden_wedges``: two, then three).
+(``hidden_wedges``: two, then three). A ring showing both players' colours (a figure
+painted in the other player's colour) is decoded as each player's, and belongs to the
+one player whose colour lies in the decoded pattern's colour wedges, if exactly one does.
 """
 
 from __future__ import annotations
@@ -160,13 +162,17 @@ class Identifier:
         weights = np.clip((_RADII / edge - 0.5) * 2.5, 0.0, 1.0)
         weights[0.95 * edge < _RADII] = 0.0  # the blurred edge itself
         mine = (best + 1)[:, None, None]
-        classes = [mine] + [self.symbol_class[s] for s in range(1, tags.SYMBOLS)]
+        classes = [0] + [self.symbol_class[s] for s in range(1, tags.SYMBOLS)]
 
-        def tally(rings: np.ndarray, weights: np.ndarray) -> np.ndarray:
-            """Votes (rings, angles, symbols): each symbol's samples, weighted by radius."""
-            return np.stack([((dense[rings] == (c[rings] if np.ndim(c) else c))
-                              * weights[rings][:, :, None]).sum(axis=1) for c in classes],
-                            axis=2).astype(np.float32)
+        def tally(rings: np.ndarray, weights: np.ndarray, own: np.ndarray | None = None
+                  ) -> np.ndarray:
+            """Votes (rings, angles, symbols): each symbol's samples, weighted by radius;
+            ``own``: per ring, the class that shows the owner's colour (default: the
+            colour that dominates its outer band)."""
+            first = mine[rings] if own is None else own[:, None, None]
+            return np.stack([((dense[rings] == (first if s == tags.COLOUR else c))
+                              * weights[rings][:, :, None]).sum(axis=1)
+                             for s, c in enumerate(classes)], axis=2).astype(np.float32)
 
         votes = tally(np.arange(n), weights)
         col_sum = votes[:, :, tags.COLOUR].sum(axis=1)
@@ -187,10 +193,56 @@ class Identifier:
             ok = l2 >= self.cfg.hidden_margin
             pattern[unsure[ok]], lead[unsure[ok]], agreement[unsure[ok]] = p2[ok], l2[ok], a2[ok]
             unsure = unsure[~ok]
+        # A ring whose colour is split between the players (a figure painted in the
+        # other player's colour, or hiding most of the owner's wedges): each player's
+        # reading is tried in turn, the other's colour then counting for nothing; when
+        # they agree on the pattern, the owner is the one player whose colour lies in
+        # that pattern's colour wedges (``_owner_by_fit``), and otherwise nobody.
+        second = total_color - counts[np.arange(n), best]
+        split = np.flatnonzero((total_color >= 4) & (
+            ~has_owner | (second >= self.cfg.contest_share * total_color)))
+        rescued: dict[int, tuple[int, int, float, float]] = {}
+        if len(split):
+            sure_by = []
+            for q in range(len(self.players)):
+                own = np.full(len(split), q + 1)
+                v = tally(split, outer, own)
+                pq, lq, aq = tags.decode_many(v)
+                ok = (pq >= 0) & (lq >= need) & (aq >= self.cfg.tag_agreement)
+                for wedges in hidden:
+                    left = np.flatnonzero(~ok)
+                    if not len(left):
+                        break
+                    p2, l2, a2 = tags.decode_many(v[left], wedges * ANGLES // tags.SECTORS)
+                    got = l2 >= self.cfg.hidden_margin
+                    pq[left[got]], lq[left[got]], aq[left[got]] = p2[got], l2[got], a2[got]
+                    ok[left[got]] = True
+                sure_by.append((ok, pq, lq, aq))
+            for i, k in enumerate(split):
+                sure = [q for q, (ok, *_) in enumerate(sure_by) if ok[i]]
+                patterns = {int(sure_by[q][1][i]) for q in sure}
+                if len(patterns) != 1:
+                    continue  # no reading, or readings that disagree: not guessed
+                pat = patterns.pop()
+                q = self._owner_by_fit(dense[k], outer[k], pat)
+                if q is not None and q in sure:
+                    _, pq, lq, aq = sure_by[q]
+                    rescued[int(k)] = (q, pat, float(lq[i]), float(aq[i]))
+        split_set = set(split.tolist())
         out = []
         for k in range(n):
+            if k in rescued:
+                q, pat, lead_k, agree_k = rescued[k]
+                conf = min(1.0, lead_k / max(1e-6, 2 * need)) * agree_k
+                out.append(Identity(self.players[q], round(conf, 3),
+                                    tags.player_ids(q).start + pat, "read", round(conf, 3)))
+                continue
             if not has_owner[k]:
                 out.append(Identity(None, 0.0, None, "unreadable", 0.0))
+                continue
+            if k in split_set:
+                out.append(Identity(self.players[best[k]], float(owner_conf[k]), None,
+                                    "unreadable", 0.0))
                 continue
             owner, conf_o = self.players[best[k]], float(owner_conf[k])
             if plain[k]:
@@ -209,3 +261,25 @@ class Identifier:
             tag_id = tags.player_ids(int(best[k])).start + int(pattern[k])
             out.append(Identity(owner, conf_o, tag_id, "read", round(conf, 3)))
         return out
+
+    def _owner_by_fit(self, dense: np.ndarray, weights: np.ndarray,
+                      pattern: int) -> int | None:
+        """Whose colour fits ``pattern``'s colour wedges on one ring (``dense``: radii x
+        angles classes): the pattern is turned to fit the ink and the accents (the same
+        on every player's stickers), and a player's colour fits when its samples lie in
+        the colour wedges, not across the others as a figure's do. None unless exactly
+        one player's colour fits."""
+        per_symbol = [((dense == self.symbol_class[s]) * weights[:, None]).sum(axis=0)
+                      if s != tags.COLOUR else np.zeros(ANGLES)
+                      for s in range(tags.SYMBOLS)]
+        votes = np.stack(per_symbol, axis=1).astype(np.float32)  # (angles, symbols)
+        rows = tags.templates(ANGLES)[pattern * ANGLES:(pattern + 1) * ANGLES]
+        turn = int(np.argmax(rows @ votes.reshape(-1)))
+        colour_at = rows[turn].reshape(ANGLES, tags.SYMBOLS)[:, tags.COLOUR] > 0
+        fitting = []
+        for q in range(len(self.players)):
+            seen = ((dense == q + 1) * weights[:, None]).sum(axis=0)
+            inside, outside = float(seen[colour_at].sum()), float(seen[~colour_at].sum())
+            if inside >= 2.0 and inside - outside >= self.cfg.split_fit * (inside + outside):
+                fitting.append(q)
+        return fitting[0] if len(fitting) == 1 else None

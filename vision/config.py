@@ -54,6 +54,9 @@ class VisionConfig:
     split_fit: float = 0.6  # (inside - outside) / all of a player's colour samples, to fit
     black_value: float = 0.38  # normalised brightness under which a sample is ink
     color_saturation: float = 0.40  # saturation over which a sample is a player colour
+    # The players' printed colours are bright; a darker sample of their hue is paint on
+    # a figure (brown passes for orange): figures 0.981 -> 0.986 read at 720p.
+    player_min_value: float = 0.5
     ink_saturation: float = 0.5  # ink is neutral: darker samples more saturated are not ink
     hue_tolerance_deg: float = 28.0
     clipped_paper: float = 245.0  # paper this bright (0-255): a glare spot, black prints grey

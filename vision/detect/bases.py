@@ -1,7 +1,8 @@
 """Stage 3: bases are discs of a known size in the foreground.
 
 The distance transform of the foreground peaks at a disc's centre with the disc's
-radius, and two touching discs keep two separate peaks, so crowded cells split cleanly.
+radius, and two touching discs keep two separate peaks, so crowded cells split cleanly
+(found at half resolution, then measured on the full mask).
 Peaks far wider than any base belong to hands and arms (the occlusion stage's job).
 """
 
@@ -34,8 +35,14 @@ class BaseFinder:
     def find(self, mask: np.ndarray) -> list[BaseCandidate]:
         """Bases in a foreground mask (of the work area, or of a box of it: then in that
         box's pixels)."""
-        dt = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-        k = max(3, int(self.r_min * 0.9) | 1)
+        # Peaks are looked for at half resolution (a quarter of the pixels; a base is
+        # still 12+ pixels across there): the distance transform of the halved mask,
+        # in full-resolution pixels. ``_fit_discs`` then measures each disc on the
+        # full mask.
+        small = cv2.resize(mask, (mask.shape[1] // 2, mask.shape[0] // 2),
+                           interpolation=cv2.INTER_NEAREST)
+        dt = cv2.distanceTransform(small, cv2.DIST_L2, 3) * 2.0
+        k = max(3, int(self.r_min * 0.45) | 1)
         # A local maximum equals the dilation there (dilation copies the largest value).
         local_max = cv2.compare(dt, cv2.dilate(dt, np.ones((k, k), np.uint8)), cv2.CMP_GE)
         # Base-sized peaks only: wider ones are palms and arms (the occlusion stage's).
@@ -48,6 +55,7 @@ class BaseFinder:
             return []
         xy = where.reshape(-1, 2)
         values = dt[xy[:, 1], xy[:, 0]]
+        xy = xy * 2  # half-resolution pixel (i, j) is pixel (2i, 2j)
         order = np.argsort(-values, kind="stable")
         xy, values = xy[order].astype(np.float32), values[order]
         peaks_xy, peaks_v = xy, values
@@ -68,10 +76,11 @@ class BaseFinder:
             if alive[i]:
                 chosen.append(i)
                 alive &= ~near[i]
-        # The top of a disc's distance transform is a small plateau of equal values: its
-        # centre, not its first pixel, is the disc's centre.
+        # The top of a disc's distance transform is a small plateau of nearly equal
+        # values (within half a pixel at half resolution): its centre, not its first
+        # pixel, is the disc's centre.
         top = ((((peaks_xy[None] - xy[chosen][:, None]) ** 2).sum(axis=2) <= g * g)
-               & (peaks_v[None] >= values[chosen][:, None] - 0.5))
+               & (peaks_v[None] >= values[chosen][:, None] - 1.0))
         centres = (top[..., None] * peaks_xy[None]).sum(axis=1) / top.sum(axis=1)[:, None]
         kept = [BaseCandidate(float(cx), float(cy), 0.0, float(values[i]))
                 for (cx, cy), i in zip(centres, chosen, strict=True)]

@@ -102,6 +102,8 @@ class Identifier:
         colored = (sat > colour) & (value >= cfg.black_value * 0.8)
         kind = self.hue_class[hue]
         sel = colored & (kind > 0)
+        # A player's colour is printed bright; dark paint of its hue is a figure's.
+        sel &= (kind > len(self.players)) | (value >= cfg.player_min_value)
         out[sel] = kind[sel]
         return out
 
@@ -184,6 +186,7 @@ class Identifier:
         # the shortest run in ``hidden``, then longer ones for the rings still unsure.
         # The figure stands on the centre and hides the ring from the inside out, so
         # these decodings count only the outer samples, the least often hidden.
+        decided = sure.copy()  # read at first, or by a decoding with wedges hidden
         unsure = np.flatnonzero(has_owner & ~plain & ~sure)
         outer = np.where(self.cfg.hidden_inner * edge <= _RADII, weights, 0.0)
         for wedges in hidden:
@@ -192,6 +195,7 @@ class Identifier:
             p2, l2, a2 = tags.decode_many(tally(unsure, outer), wedges * ANGLES // tags.SECTORS)
             ok = l2 >= self.cfg.hidden_margin
             pattern[unsure[ok]], lead[unsure[ok]], agreement[unsure[ok]] = p2[ok], l2[ok], a2[ok]
+            decided[unsure[ok]] = True
             unsure = unsure[~ok]
         # A ring whose colour is split between the players (a figure painted in the
         # other player's colour, or hiding most of the owner's wedges): each player's
@@ -252,8 +256,7 @@ class Identifier:
                            else Identity(owner, conf_o, None, "none", round(conf_o, 3)))
                 continue
             # The colour says whose sticker it is, so only that player's ids compete.
-            if (pattern[k] < 0 or lead[k] < need
-                    or agreement[k] < self.cfg.tag_agreement):
+            if not decided[k] or agreement[k] < self.cfg.tag_agreement:
                 out.append(Identity(owner, conf_o, None, "unreadable", 0.0))
                 continue
             conf = min(1.0, float(lead[k]) / max(1e-6, 2 * need)) \

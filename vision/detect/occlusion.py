@@ -34,25 +34,20 @@ class OcclusionFinder:
         self.names = [r.name for r in layout.regions]
         self.region_labels_half = region_labels[::2, ::2]  # as cv2's nearest halving
 
-    def find(self, mask: np.ndarray, bases: list[BaseCandidate],
-             loose: np.ndarray | None = None) -> tuple[set[str], np.ndarray]:
-        """``mask``: the bases' foreground; ``loose``: every clear difference to the map."""
-        if loose is None:
-            loose = mask
-        # Hands are big: half resolution finds them as well, at a quarter of the cost.
-        full_shape = loose.shape
-        loose = cv2.resize(loose, (full_shape[1] // 2, full_shape[0] // 2),
-                           interpolation=cv2.INTER_NEAREST)
-        mask = cv2.resize(mask, (full_shape[1] // 2, full_shape[0] // 2),
-                          interpolation=cv2.INTER_NEAREST)
+    def find(self, bases: list[BaseCandidate],
+             loose: np.ndarray) -> tuple[set[str], np.ndarray]:
+        """``loose``: every clear difference to the map, at half resolution
+        (``Foreground.loose``: hands are big, and half resolution finds them as well at
+        a quarter of the cost). Returns the occluded regions and the hands' pixels, at
+        the same half resolution."""
         dt = cv2.distanceTransform(loose, cv2.DIST_L2, 3) * 2.0
-        explained = np.zeros_like(mask)
+        explained = np.zeros_like(loose)
         for b in bases:
             cv2.circle(explained, (int(round(b.x / 2)), int(round(b.y / 2))),
                        int(b.radius * 1.15 / 2) + 1, 255, -1)
         rest = cv2.bitwise_and(loose, cv2.bitwise_not(explained))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(loose, 8)
-        hand = np.zeros_like(mask)
+        hand = np.zeros_like(loose)
         wide = self.cfg.max_radius_fraction * self.r_max
         quarter = self.base_area / 4  # areas at half resolution
         for i in range(1, n):
@@ -80,5 +75,4 @@ class OcclusionFinder:
             for k in np.unique(self.region_labels_half[:grown.shape[0], :grown.shape[1]][grown]):
                 if k:
                     occluded.add(self.names[k - 1])
-        hand = cv2.resize(hand, (full_shape[1], full_shape[0]), interpolation=cv2.INTER_NEAREST)
         return occluded, hand

@@ -235,12 +235,13 @@ class Detector:
         t["foreground"] = (t2 - t1) * 1000
         t3 = time.perf_counter()
         t["bases"] = (t3 - t2) * 1000
-        occluded, hand = self.occlusion.find(fg.mask, cands, fg.loose)
+        assert fg.loose is not None
+        occluded, hand = self.occlusion.find(cands, fg.loose)
         t4 = time.perf_counter()
         t["occlusion"] = (t4 - t3) * 1000
         kept = []
         for c in cands:
-            if hand[int(round(c.y)), int(round(c.x))]:
+            if hand[int(round(c.y)) // 2, int(round(c.x)) // 2]:  # half resolution
                 continue  # inside a hand: fingers look like bases
             x_mm, y_mm = fg.area.to_mm(c.x, c.y)
             region = self._region_at(c.x, c.y, x_mm, y_mm)

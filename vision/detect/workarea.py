@@ -45,6 +45,10 @@ class Box:
     def contains(self, x: float, y: float) -> bool:
         return self.x0 <= x < self.x1 and self.y0 <= y < self.y1
 
+    def halved(self) -> Box:
+        """This box in an image of half the size (its corners are even)."""
+        return Box(self.x0 // 2, self.y0 // 2, self.x1 // 2, self.y1 // 2)
+
     def grown(self, by: int, within: Box) -> Box:
         """This box grown by ``by`` pixels on every side, rounded out to ``ALIGN`` and
         kept inside ``within``."""

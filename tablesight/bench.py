@@ -206,6 +206,11 @@ class _VisionTally:
         }
 
 
+# Each frame is timed this many times and the fastest kept: on a shared machine other
+# tenants' work lands on single runs (spreads of 30 % between identical runs were seen).
+TIMING_RUNS = 3
+
+
 def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
     import cv2
     import numpy as np
@@ -233,9 +238,12 @@ def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
             scene = random_scene(layout, rng, 22, hands=hands, figures=name in FIGURES_IN)
             for size_name, size in sizes.items():
                 frame = renderer.render(scene, cond, size, seed=seed * 1000 + i)
-                d = Detector(layout).detect(frame)
+                runs = [Detector(layout).detect(frame) for _ in range(TIMING_RUNS)]
+                d = min(runs, key=lambda r: r.timing_ms["total"])
                 for k, v in d.timing_ms.items():
                     stage_times[size_name].setdefault(k, []).append(v)
+                stage_times[size_name].setdefault("total_first_run", []).append(
+                    runs[0].timing_ms["total"])
                 tallies[size_name].add(layout, scene, d)
                 if not hands:
                     overall[size_name].add(layout, scene, d)
@@ -253,6 +261,10 @@ def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
                for stage, v in stages.items()}
         for size, stages in stage_times.items()}
     report["ms_per_frame_stream"] = _stream_timing(layout, renderer, sizes, seed)
+    report["timing"] = (f"one core; each frame detected {TIMING_RUNS} times (single images: "
+                        f"a new detector each time; streams: the whole stream again) and the "
+                        f"fastest kept, since this machine is shared; median and p95 over "
+                        f"frames; total_first_run: the first run's total alone")
     return report
 
 
@@ -404,11 +416,14 @@ def _stream_timing(layout, renderer, sizes, seed: int) -> dict[str, Any]:
             frames += [Scene(layout, scene.bases[1:], [Hand(float(x), float(y))])
                        for x, y in path]
             frames += [Scene(layout, scene.bases[1:])] * 10
-            det = Detector(layout)
-            for i, sc in enumerate(frames):
-                img = renderer.render(sc, Conditions(noise=3), size, seed=seed * 31 + k,
-                                      frame_seed=i)
-                d = det.detect(img)
+            images = [renderer.render(sc, Conditions(noise=3), size, seed=seed * 31 + k,
+                                      frame_seed=i) for i, sc in enumerate(frames)]
+            replays = []
+            for _ in range(TIMING_RUNS):
+                det = Detector(layout)
+                replays.append([det.detect(img) for img in images])
+            for runs in zip(*replays, strict=True):  # one frame, every replay
+                d = min(runs, key=lambda r: r.timing_ms["total"])
                 for stage, v in d.timing_ms.items():
                     times.setdefault(stage, []).append(v)
                 if "unchanged" not in d.timing_ms:  # a frame the detector worked on

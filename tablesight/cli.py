@@ -157,6 +157,7 @@ def cmd_bench_vision(args: argparse.Namespace) -> int:
               f"{m['occupancy_accuracy']:>6.4f} {m['false_occlusion_rate']:>8.4f} "
               f"{m['map_localization_rate']:>6.2f}")
     print("hand sequences:", result["hand_sequences"])
+    print("timing:", result["timing"])
     for mode in ("ms_per_frame_single_image", "ms_per_frame_stream"):
         for size, stages in result[mode].items():
             total = stages.get("total", {})

@@ -227,7 +227,7 @@ def test_the_foreground_of_a_box_is_the_whole_images_inside_its_context(layout, 
                    box.x1 - model.context_px, box.y1 - model.context_px)
         full = model.extract(frame, h)
         full.paste(piece, box, keep)  # what the detector does
-        for name in ("rectified", "illum", "mask", "loose"):
+        for name in ("gray", "illum", "mask", "loose"):
             assert np.array_equal(getattr(full, name), getattr(whole, name)), (box, name)
 
 

@@ -2,7 +2,7 @@
 
     locate     fiducial markers -> homography (sheet mm -> image px), tracking, bumps
     workarea   which part of the sheet the top-down working image shows, px <-> mm
-    foreground rectified top-down image, illumination, difference to the empty map
+    foreground top-down working image, illumination, difference to the empty map
     bases      discs of base size in the foreground
     identify   owner colour and ring-tag id of each base
     occlusion  hands and arms: large unexplained foreground

@@ -6,7 +6,9 @@ stays the same, as it does while the map lies still. Brightness is divided by an
 illumination estimate (a closing of a small copy: paper is the brightest thing
 almost everywhere), so dim light, gradients and soft shadows cancel out. The same is
 done to the reference (the map as printed); a pixel is foreground when it is much
-darker than the reference there, or much more saturated.
+darker than the reference there, or much more saturated. Brightness is compared at full
+resolution, colour at half (it only fills the inside of a sticker's dark rim), and the
+looser mask that finds hands is made at half resolution.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def saturation(bgr: np.ndarray) -> np.ndarray:
 
 @dataclass
 class Foreground:
-    rectified: np.ndarray  # BGR, the work area seen from above
+    gray: np.ndarray  # the work area seen from above, in grey
     illum: np.ndarray  # float32 paper brightness
     mask: np.ndarray  # uint8 0/255: bases (strong difference to the map)
     area: WorkArea
@@ -72,7 +74,7 @@ class Foreground:
         """Write ``part`` (extracted over ``at``) into this foreground, only inside
         ``keep`` (a box within ``at``: near ``at``'s edges the part lacked context)."""
         inner = Box(keep.x0 - at.x0, keep.y0 - at.y0, keep.x1 - at.x0, keep.y1 - at.y0)
-        for mine, theirs in ((self.rectified, part.rectified), (self.illum, part.illum),
+        for mine, theirs in ((self.gray, part.gray), (self.illum, part.illum),
                              (self.mask, part.mask)):
             mine[keep.slices] = theirs[inner.slices]
         if self.loose is not None and part.loose is not None:  # half resolution
@@ -98,11 +100,13 @@ class ForegroundModel:
         self.loose_below = halve((ref_norm - c.hand_dark_diff).astype(np.float32))
         self.loose_above = halve((ref_norm + c.hand_light_diff).astype(np.float32))
         sat255 = saturation(ref) * 255
-        self.sat_above = np.clip(sat255 + c.sat_diff * 255, 0, 255).astype(np.uint8)
+        # Colour is compared at half resolution (``extract``).
+        self.sat_above = halve(np.clip(sat255 + c.sat_diff * 255, 0, 255).astype(np.uint8))
         self.loose_sat_above = halve(
             np.clip(sat255 + c.hand_sat_diff * 255, 0, 255).astype(np.uint8))
         self.pale_below = (ref_norm - c.glare_dark_diff).astype(np.float32)
-        self.pale_sat_above = np.clip(sat255 + c.glare_sat_diff * 255, 0, 255).astype(np.uint8)
+        self.pale_sat_above = halve(
+            np.clip(sat255 + c.glare_sat_diff * 255, 0, 255).astype(np.uint8))
         # Only cells and zones hold bases; markers and margins are ignored.
         self.region_labels = area.region_labels(layout)
         region_mask = np.where(self.region_labels > 0, 255, 0).astype(np.uint8)
@@ -135,16 +139,18 @@ class ForegroundModel:
         ys, xs = np.mgrid[0:rows, 0:cols].astype(np.float32) * MAP_STEP + off
         self._grid = np.stack([xs, ys], axis=-1).reshape(-1, 1, 2)
         self._grid_shape = (rows, cols)
-        self._maps: tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]] | None = None
+        self._maps: tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray],
+                          tuple[int, int], np.ndarray] | None = None
 
-    def _pixel_map(self, homography: np.ndarray,
-                   frame_shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    def _pixel_maps(self, homography: np.ndarray, frame_shape: tuple[int, int]
+                    ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
         """Where each working pixel samples the frame, as OpenCV's fixed-point map
         (remapping with it costs about 60 % of a warpPerspective; building it about a
-        quarter, paid once per homography)."""
-        if (self._maps is not None and self._maps[3] == frame_shape
-                and np.array_equal(self._maps[0], homography)):
-            return self._maps[1], self._maps[2]
+        quarter, paid once per homography); and the same at half resolution (working
+        pixel (2i, 2j) at [i, j])."""
+        if (self._maps is not None and self._maps[2] == frame_shape
+                and np.array_equal(self._maps[3], homography)):
+            return self._maps[0], self._maps[1]
         m = homography @ self.area.px_to_sheet()  # working px -> mm -> image px
         coarse = cv2.perspectiveTransform(self._grid, m).reshape(*self._grid_shape, 2)
         rows, cols = self._grid_shape
@@ -152,35 +158,37 @@ class ForegroundModel:
                           interpolation=cv2.INTER_LINEAR)
         h, w = self.area.shape
         where = fine[MAP_STEP:MAP_STEP + h, MAP_STEP:MAP_STEP + w]
-        map1, map2 = cv2.convertMaps(where, None, cv2.CV_16SC2)
-        self._maps = (homography.copy(), map1, map2, frame_shape)
-        return map1, map2
+        full = cv2.convertMaps(where, None, cv2.CV_16SC2)
+        half = (np.ascontiguousarray(full[0][::2, ::2]), np.ascontiguousarray(full[1][::2, ::2]))
+        self._maps = (full, half, frame_shape, homography.copy())
+        return full, half
 
-    def rectify(self, frame: np.ndarray, homography: np.ndarray,
-                box: Box | None = None) -> np.ndarray:
-        """The work area (or ``box`` of it) seen from above."""
-        map1, map2 = self._pixel_map(homography, frame.shape[:2])
-        if box is not None:
-            map1, map2 = map1[box.slices], map2[box.slices]
-        return cv2.remap(frame, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-    def extract(self, frame: np.ndarray, homography: np.ndarray,
-                box: Box | None = None) -> Foreground:
+    def extract(self, frame: np.ndarray, homography: np.ndarray, box: Box | None = None,
+                frame_gray: np.ndarray | None = None) -> Foreground:
         """The foreground of the work area, or of ``box`` of it (a box that starts on
         multiples of ``ALIGN``; its values are those of the whole image except within
-        ``context_px`` of the box's edges, where it lacks context)."""
+        ``context_px`` of the box's edges, where it lacks context). ``frame_gray``: the
+        frame in grey, when the caller has it already."""
         box = box or self.area.box
-        at = box.slices
-        rect = self.rectify(frame, homography, box)
-        gray = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
+        at, half = box.slices, box.halved().slices
+        full_map, half_map = self._pixel_maps(homography, frame.shape[:2])
+        if frame_gray is None:
+            frame_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        # Brightness is warped at full resolution (edges of ink and rims place the
+        # bases); colour only at half resolution: a third of the pixels to warp, and
+        # the saturated parts of a sticker lie inside its dark rim.
+        gray = cv2.remap(frame_gray, *(m[at] for m in full_map), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+        colour = cv2.remap(frame, *(m[half] for m in half_map), cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+        sat_h = cv2.cvtColor(colour, cv2.COLOR_BGR2HSV)[..., 1]
         illum = illumination(gray)
         # Brightness relative to the paper's; OpenCV's element-wise operations give 0/255
         # masks directly and cost a fraction of numpy's boolean arrays.
         ratio = cv2.divide(gray.astype(np.float32), illum)
-        sat = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)[..., 1]
         dark = cv2.compare(ratio, self.dark_below[at], cv2.CMP_LT)
         # Saturated, and not black (noise makes black pixels' saturation jump).
-        vivid = cv2.bitwise_and(cv2.compare(sat, self.sat_above[at], cv2.CMP_GT),
+        vivid = cv2.bitwise_and(double(cv2.compare(sat_h, self.sat_above[half], cv2.CMP_GT)),
                                 cv2.compare(ratio, 0.2, cv2.CMP_GT))
         mask = cv2.bitwise_or(dark, vivid)
         # Under a glare spot the camera clips: the paper is pure white, ink prints grey
@@ -190,8 +198,9 @@ class ForegroundModel:
         # Most frames have no glare spot at all: then the tests are skipped.
         if float(illum.max()) >= self.cfg.clipped_paper:
             clipped = cv2.compare(illum, self.cfg.clipped_paper, cv2.CMP_GE)
-            pale = cv2.bitwise_or(cv2.compare(ratio, self.pale_below[at], cv2.CMP_LT),
-                                  cv2.compare(sat, self.pale_sat_above[at], cv2.CMP_GT))
+            pale = cv2.bitwise_or(
+                cv2.compare(ratio, self.pale_below[at], cv2.CMP_LT),
+                double(cv2.compare(sat_h, self.pale_sat_above[half], cv2.CMP_GT)))
             mask = cv2.bitwise_or(mask, cv2.bitwise_and(pale, clipped))
         mask = cv2.bitwise_and(mask, self.region_mask[at])
         kernel = np.ones((3, 3), np.uint8)
@@ -200,8 +209,7 @@ class ForegroundModel:
         # Skin and sleeves differ from paper less than a sticker does: a looser mask,
         # used only to find hands, catches them. Hands are large, so it is made at half
         # resolution, a quarter of the work.
-        ratio_h, sat_h, illum_h = halve(ratio), halve(sat), halve(illum)
-        half = box.halved().slices
+        ratio_h, illum_h = halve(ratio), halve(illum)
         loose = cv2.bitwise_or(cv2.compare(ratio_h, self.loose_below[half], cv2.CMP_LT),
                                cv2.compare(sat_h, self.loose_sat_above[half], cv2.CMP_GT))
         # A light sleeve over dark print is lighter than the print. Not where the paper
@@ -211,8 +219,14 @@ class ForegroundModel:
         loose = cv2.bitwise_or(loose, lighter)
         loose = cv2.bitwise_and(loose, self.sheet_inner[half])
         loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        return Foreground(rect, illum, fill_holes(mask, self.disc_area), self.area.sub(box),
+        return Foreground(gray, illum, fill_holes(mask, self.disc_area), self.area.sub(box),
                           fill_holes(loose))
+
+
+def double(image: np.ndarray) -> np.ndarray:
+    """Each pixel as a 2x2 block (the inverse of ``halve``)."""
+    return cv2.resize(image, (image.shape[1] * 2, image.shape[0] * 2),
+                      interpolation=cv2.INTER_NEAREST)
 
 
 def halve(image: np.ndarray) -> np.ndarray:

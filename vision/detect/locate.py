@@ -60,6 +60,7 @@ class MapLocator:
         self.last: MapFix | None = None
         self.since_full = 0
         self._patches: list[tuple[int, int, int, int, np.ndarray]] = []
+        self._patch_source: tuple[np.ndarray, np.ndarray, list[int]] | None = None
 
     # -- marker search ----------------------------------------------------------------
     def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
@@ -167,27 +168,37 @@ class MapLocator:
         return float(np.max(np.linalg.norm(pa - pb, axis=2)))
 
     def _remember_patches(self, gray: np.ndarray, h: np.ndarray, seen: dict) -> None:
-        """Keep the pixels of each seen marker, to check cheaply that nothing moved."""
+        """Keep the pixels of each seen marker, to check cheaply that nothing moved. They
+        are cut out when the next frame asks (a single image never does): until then
+        the frame's grey image is kept, which nothing writes to."""
+        self._patch_source = (gray, h, list(seen))
         self._patches = []
-        for mid in seen:
-            proj = cv2.perspectiveTransform(
-                self.points[mid].reshape(-1, 1, 2).astype(np.float64), h).reshape(4, 2)
-            x0, y0 = np.floor(proj.min(axis=0)).astype(int)
-            x1, y1 = np.ceil(proj.max(axis=0)).astype(int)
-            x0, y0 = max(0, x0), max(0, y0)
-            x1, y1 = min(gray.shape[1], x1), min(gray.shape[0], y1)
-            if x1 - x0 > 4 and y1 - y0 > 4:
-                self._patches.append((x0, y0, x1, y1, gray[y0:y1, x0:x1].astype(np.int16)))
+
+    def _cut_patches(self) -> list[tuple[int, int, int, int, np.ndarray]]:
+        if self._patch_source is not None:
+            gray, h, seen = self._patch_source
+            self._patch_source = None
+            for mid in seen:
+                proj = cv2.perspectiveTransform(
+                    self.points[mid].reshape(-1, 1, 2).astype(np.float64), h).reshape(4, 2)
+                x0, y0 = np.floor(proj.min(axis=0)).astype(int)
+                x1, y1 = np.ceil(proj.max(axis=0)).astype(int)
+                x0, y0 = max(0, x0), max(0, y0)
+                x1, y1 = min(gray.shape[1], x1), min(gray.shape[0], y1)
+                if x1 - x0 > 4 and y1 - y0 > 4:
+                    self._patches.append((x0, y0, x1, y1, gray[y0:y1, x0:x1].astype(np.int16)))
+        return self._patches
 
     def _still(self, gray: np.ndarray) -> bool:
         """Most markers look exactly as they did: the map has not moved."""
-        if not self._patches:
+        patches = self._cut_patches()
+        if not patches:
             return False
         same = 0
-        for x0, y0, x1, y1, patch in self._patches:
+        for x0, y0, x1, y1, patch in patches:
             diff = np.abs(gray[y0:y1, x0:x1].astype(np.int16) - patch).mean()
             same += diff < self.cfg.still_marker_diff
-        return same >= 0.75 * len(self._patches)
+        return same >= 0.75 * len(patches)
 
     def locate(self, gray: np.ndarray) -> MapFix:
         last = self.last if self.last is not None and self.last.found else None

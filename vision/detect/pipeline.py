@@ -214,12 +214,12 @@ class Detector:
         part = self._changed_part(changed, fix)
         known: dict[tuple[float, float], Identity] = {}
         if part is None or worked is None:
-            fg = self.foreground.extract(frame, h)
+            fg = self.foreground.extract(frame, h, frame_gray=gray)
             t2 = time.perf_counter()
             cands = self.finder.find(fg.mask)
         else:
             inner, outer = part
-            piece = self.foreground.extract(frame, h, outer)
+            piece = self.foreground.extract(frame, h, outer, frame_gray=gray)
             fg = worked.foreground
             fg.paste(piece, outer, inner)
             t2 = time.perf_counter()

@@ -1,7 +1,11 @@
 """Temporal stabiliser: from a stream of per-frame detections, a board is committed only
 after ``stable_frames`` consecutive frames agree on it, and never while a hand is over
 the map (any occluded region holds every commit: a move in progress touches two cells,
-and half a move is not a move).
+and half a move is not a move). For the same reason a region still settling on a new
+content (it differs from what was committed, for fewer than ``stable_frames`` frames)
+holds the others' changes: the cell a base left does not go out before the cell it
+reached. A region that keeps changing for ``settle_frames`` frames (a flickering
+detection) holds nothing any more.
 
 Hands move. An "occlusion" that stays exactly where it is for ``static_frames`` frames
 is something left on the map (a cup, a dice tray) or a base the detector takes for a
@@ -45,12 +49,16 @@ class _Region:
     tracks: list[_Track] = field(default_factory=list)
     committed: tuple | None = None
     frames: int = 0
+    unsettled: int = 0  # frames in a row its content differed from the committed one
 
 
 class Stabilizer:
-    def __init__(self, stable_frames: int = 4, static_frames: int = 90) -> None:
+    def __init__(self, stable_frames: int = 4, static_frames: int = 90,
+                 settle_frames: int | None = None) -> None:
         self.k = stable_frames
         self.static_frames = static_frames
+        self.settle_frames = 3 * stable_frames if settle_frames is None else settle_frames
+        self._dirty = False  # a region's committed content changed, not yet published
         self.regions: dict[str, _Region] = {}
         self.current: Observation | None = None
         self.held_by_hands = 0  # frames during which a hand held every commit
@@ -77,7 +85,7 @@ class Stabilizer:
         """Feed one frame; returns a new stable Observation when the board changed."""
         if not det.fix.found or (det.fix.from_memory and not det.bases and det.occluded):
             for r in self.regions.values():
-                r.streak = 0
+                r.streak, r.unsettled = 0, 0
             return None
         occluded = frozenset(det.occluded)
         if occluded != self._still:
@@ -86,7 +94,7 @@ class Stabilizer:
         if occluded and self._still_for < self.static_frames:
             self.held_by_hands += 1
             for r in self.regions.values():
-                r.streak = 0
+                r.streak, r.unsettled = 0, 0
             return None
         by_region: dict[str, list] = {}
         for b in det.bases:
@@ -97,7 +105,7 @@ class Stabilizer:
             bases = by_region.get(region.name, [])
             st = self.regions.setdefault(region.name, _Region())
             if region.name in occluded:  # a still occluder: keep what was there
-                st.streak = 0
+                st.streak, st.unsettled = 0, 0
                 continue
             sig = self._signature(bases)
             if sig != st.pending:
@@ -110,10 +118,16 @@ class Stabilizer:
                 if st.committed is None or self._key(committed) != self._key(st.committed):
                     changed = True
                 st.committed = committed
-        if not changed:
+            differs = st.committed is not None and sig != self._signature(st.committed)
+            st.unsettled = st.unsettled + 1 if differs else 0
+        self._dirty |= changed
+        if not self._dirty:
             return None
         if any(r.committed is None for r in self.regions.values()):
             return None  # the first board is published only once every region is settled
+        if any(0 < r.unsettled < self.settle_frames for r in self.regions.values()):
+            return None  # a region is still settling: publish the change with it
+        self._dirty = False
         regions = {name: tuple(r.committed or ()) for name, r in self.regions.items()}
         self.current = Observation(t, frame, regions, occluded)
         return self.current

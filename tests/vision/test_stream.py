@@ -200,3 +200,58 @@ def test_a_bumped_map_or_many_partial_frames_redo_the_whole_frame(layout, render
     bumped = renderer.render(scene, Conditions(noise=0, yaw_deg=3), (1280, 720), seed=104)
     d = det.detect(bumped)
     assert d.fix.moved and d.redone == 1.0
+
+
+def seen_at(layout, cell, owner="p1", sticker=1):
+    from vision.detect.pipeline import SeenBase
+
+    x, y = next(r for r in layout.cells if r.name == cell).center
+    return SeenBase(cell, x, y, 25.0, owner, 1.0, sticker, "read", 1.0)
+
+
+def detection(layout, bases, occluded=()):
+    from vision.detect.locate import MapFix
+    from vision.detect.pipeline import Detection
+
+    return Detection(MapFix(True, np.eye(3), [], 0.1), list(bases), set(occluded),
+                     layout=layout)
+
+
+def test_half_a_move_is_never_published(layout):
+    """A hand carries a base from a4 to e1; the frame in which it leaves e1 misses the
+    hand (a light sleeve on pale paper), so a4 is seen empty a frame before the base in
+    e1 shows. Each region settles on its own, but the board waits for both: the only
+    boards published are the one before the move and the one after."""
+    stay = [seen_at(layout, "c3", "p2", 20)]
+    before = [*stay, seen_at(layout, "a4")]
+    after = [*stay, seen_at(layout, "e1")]
+    frames = [detection(layout, before)] * 5
+    frames += [detection(layout, stay, {"a4", "b4"})] * 3  # the hand over the map
+    frames += [detection(layout, stay)]  # the hand in e1, missed
+    frames += [detection(layout, after)] * 6
+    stab = Stabilizer(4)
+    published = []
+    for i, det in enumerate(frames):
+        obs = stab.push(det, i / 30, i)
+        if obs is not None:
+            published.append((i, {k for k, v in obs.regions.items() if v}))
+    assert published == [(3, {"c3", "a4"}), (12, {"c3", "e1"})]
+
+
+def test_a_flickering_region_does_not_freeze_the_board(layout):
+    """A region whose count keeps changing (one base, then two, then one: a detection
+    flickering) holds the other regions' changes only for ``settle_frames`` frames."""
+    from dataclasses import replace
+
+    base = [seen_at(layout, "c3", "p2", 20)]
+    one = seen_at(layout, "b2")
+    two = [one, replace(one, x_mm=one.x_mm + 30)]
+    frames = [detection(layout, base)] * 5
+    for i in range(30):  # a base appears in a5; b2 flickers all along
+        frames.append(detection(layout, [*base, seen_at(layout, "a5"),
+                                         *(two if i % 2 else [one])]))
+    stab = Stabilizer(4, settle_frames=12)
+    published = [i for i, det in enumerate(frames) if stab.push(det, i / 30, i) is not None]
+    # The first board at frame 3; a5 settles at frame 8 but waits while b2 is unsettled
+    # (since frame 5), until b2 has been so for 12 frames (frame 16).
+    assert published == [3, 16]

@@ -123,8 +123,12 @@ class Stabilizer:
         self._dirty |= changed
         if not self._dirty:
             return None
-        if any(r.committed is None for r in self.regions.values()):
-            return None  # the first board is published only once every region is settled
+        covered = self.covered
+        if any(r.committed is None and name not in covered for name, r in self.regions.items()):
+            # The first board is published once every region is settled, or under
+            # something that has stood still on it for ``static_frames`` (a cup left on
+            # the map from the start must not keep the board from ever being shown).
+            return None
         if any(0 < r.unsettled < self.settle_frames for r in self.regions.values()):
             return None  # a region is still settling: publish the change with it
         self._dirty = False

@@ -255,3 +255,18 @@ def test_a_flickering_region_does_not_freeze_the_board(layout):
     # The first board at frame 3; a5 settles at frame 8 but waits while b2 is unsettled
     # (since frame 5), until b2 has been so for 12 frames (frame 16).
     assert published == [3, 16]
+
+
+def test_something_on_the_map_from_the_start_does_not_hide_the_board(layout):
+    """A cup on a5 from the first frame: a5 is never seen, but once the cup has stood
+    still for ``static_frames`` the rest of the board is published, a5 named occluded."""
+    board = [seen_at(layout, "c3", "p2", 20), seen_at(layout, "b1")]
+    stab = Stabilizer(4, static_frames=8)
+    published = []
+    for i in range(16):
+        obs = stab.push(detection(layout, board, {"a5"}), i / 30, i)
+        if obs is not None:
+            published.append((i, obs))
+    assert [i for i, _ in published] == [10]  # 7 frames held, then 4 consistent ones
+    obs = published[0][1]
+    assert "a5" in obs.occluded and len(obs.regions["c3"]) == 1 and len(obs.regions["b1"]) == 1

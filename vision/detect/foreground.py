@@ -218,9 +218,7 @@ class ForegroundModel:
                                   cv2.compare(illum_h, self.cfg.glare_paper, cv2.CMP_LT))
         loose = cv2.bitwise_or(loose, lighter)
         loose = cv2.bitwise_and(loose, self.sheet_inner[half])
-        # Specks go; a light sleeve on pale paper shows only as its thin outline, which
-        # must stay (2x2 here: 4 working pixels, as 3x3 removed a sleeve's outline).
-        loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         return Foreground(gray, illum, fill_holes(mask, self.disc_area), self.area.sub(box),
                           fill_holes(loose))
 

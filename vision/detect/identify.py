@@ -189,14 +189,11 @@ class Identifier:
         decided = sure.copy()  # read at first, or by a decoding with wedges hidden
         unsure = np.flatnonzero(has_owner & ~plain & ~sure)
         outer = np.where(self.cfg.hidden_inner * edge <= _RADII, weights, 0.0)
-        for wedges in hidden:
-            if not len(unsure):
-                break
-            p2, l2, a2 = tags.decode_many(tally(unsure, outer), wedges * ANGLES // tags.SECTORS)
-            ok = l2 >= self.cfg.hidden_margin
-            pattern[unsure[ok]], lead[unsure[ok]], agreement[unsure[ok]] = p2[ok], l2[ok], a2[ok]
-            decided[unsure[ok]] = True
-            unsure = unsure[~ok]
+        if len(unsure):
+            got, p2, l2, a2 = self._decode_hiding(tally(unsure, outer), hidden)
+            done = unsure[got]
+            pattern[done], lead[done], agreement[done] = p2[got], l2[got], a2[got]
+            decided[done] = True
         # A ring whose colour is split between the players (a figure painted in the
         # other player's colour, or hiding most of the owner's wedges): each player's
         # reading is tried in turn, the other's colour then counting for nothing; when
@@ -213,14 +210,12 @@ class Identifier:
                 v = tally(split, outer, own)
                 pq, lq, aq = tags.decode_many(v)
                 ok = (pq >= 0) & (lq >= need) & (aq >= self.cfg.tag_agreement)
-                for wedges in hidden:
-                    left = np.flatnonzero(~ok)
-                    if not len(left):
-                        break
-                    p2, l2, a2 = tags.decode_many(v[left], wedges * ANGLES // tags.SECTORS)
-                    got = l2 >= self.cfg.hidden_margin
-                    pq[left[got]], lq[left[got]], aq[left[got]] = p2[got], l2[got], a2[got]
-                    ok[left[got]] = True
+                left = np.flatnonzero(~ok)
+                if len(left):
+                    got, p2, l2, a2 = self._decode_hiding(v[left], hidden)
+                    done = left[got]
+                    pq[done], lq[done], aq[done] = p2[got], l2[got], a2[got]
+                    ok[done] = True
                 sure_by.append((ok, pq, lq, aq))
             for i, k in enumerate(split):
                 sure = [q for q, (ok, *_) in enumerate(sure_by) if ok[i]]
@@ -244,7 +239,7 @@ class Identifier:
             if not has_owner[k]:
                 out.append(Identity(None, 0.0, None, "unreadable", 0.0))
                 continue
-            if k in split_set:
+            if k in split_set:  # contested colours and no one reading: not guessed
                 out.append(Identity(self.players[best[k]], float(owner_conf[k]), None,
                                     "unreadable", 0.0))
                 continue
@@ -264,6 +259,26 @@ class Identifier:
             tag_id = tags.player_ids(int(best[k])).start + int(pattern[k])
             out.append(Identity(owner, conf_o, tag_id, "read", round(conf, 3)))
         return out
+
+    def _decode_hiding(self, votes: np.ndarray, hidden: tuple[int, ...]
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Rings decoded with a run of ``hidden[0]`` wedges left out, then the ones still
+        unsure with ``hidden[1]``, ...: (read at ``hidden_margin``, pattern, lead,
+        agreement), one entry per ring of ``votes``."""
+        n = len(votes)
+        got = np.zeros(n, bool)
+        pattern, lead = np.full(n, -1), np.zeros(n)
+        agreement = np.zeros(n)
+        left = np.arange(n)
+        for wedges in hidden:
+            if not len(left):
+                break
+            p, m, a = tags.decode_many(votes[left], wedges * ANGLES // tags.SECTORS)
+            ok = m >= self.cfg.hidden_margin
+            done = left[ok]
+            pattern[done], lead[done], agreement[done], got[done] = p[ok], m[ok], a[ok], True
+            left = left[~ok]
+        return got, pattern, lead, agreement
 
     def _owner_by_fit(self, dense: np.ndarray, weights: np.ndarray,
                       pattern: int) -> int | None:

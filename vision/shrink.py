@@ -1,4 +1,4 @@
-"""Downscaling by a whole factor, the fast way."""
+"""Changing an image's size by a whole factor, the fast way."""
 
 from __future__ import annotations
 
@@ -13,3 +13,16 @@ def shrink(image: np.ndarray, factor: int) -> np.ndarray:
     h, w = image.shape[:2]
     hh, ww = max(1, h // factor), max(1, w // factor)
     return cv2.resize(image[:hh * factor, :ww * factor], (ww, hh), interpolation=cv2.INTER_AREA)
+
+
+def double(image: np.ndarray) -> np.ndarray:
+    """Each pixel as a 2x2 block (the inverse of ``halve``)."""
+    return cv2.resize(image, (image.shape[1] * 2, image.shape[0] * 2),
+                      interpolation=cv2.INTER_NEAREST)
+
+
+def halve(image: np.ndarray) -> np.ndarray:
+    """Every other pixel of every other row, starting with the first (what OpenCV's
+    nearest-neighbour halving picks): pixel (2i, 2j) lands at [i, j]."""
+    return cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
+                      interpolation=cv2.INTER_NEAREST)

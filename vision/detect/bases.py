@@ -15,6 +15,7 @@ import numpy as np
 
 from ..config import VisionConfig
 from ..layout import Layout
+from ..shrink import halve
 
 
 @dataclass
@@ -39,9 +40,7 @@ class BaseFinder:
         # still 12+ pixels across there): the distance transform of the halved mask,
         # in full-resolution pixels. ``_fit_discs`` then measures each disc on the
         # full mask.
-        small = cv2.resize(mask, (mask.shape[1] // 2, mask.shape[0] // 2),
-                           interpolation=cv2.INTER_NEAREST)
-        dt = cv2.distanceTransform(small, cv2.DIST_L2, 3) * 2.0
+        dt = cv2.distanceTransform(halve(mask), cv2.DIST_L2, 3) * 2.0
         k = max(3, int(self.r_min * 0.45) | 1)
         # A local maximum equals the dilation there (dilation copies the largest value).
         local_max = cv2.compare(dt, cv2.dilate(dt, np.ones((k, k), np.uint8)), cv2.CMP_GE)

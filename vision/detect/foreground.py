@@ -21,7 +21,7 @@ import numpy as np
 from ..config import VisionConfig
 from ..layout import Layout
 from ..printing.mapart import render_reference
-from ..shrink import shrink
+from ..shrink import double, halve, shrink
 from .workarea import Box, WorkArea
 
 
@@ -64,7 +64,7 @@ class Foreground:
     area: WorkArea
     # uint8 0/255, at half resolution (working pixel (2i, 2j) at [i, j]): any clear
     # difference to the map (hands, arms)
-    loose: np.ndarray | None = None
+    loose: np.ndarray
 
     @property
     def scale(self) -> float:
@@ -77,8 +77,7 @@ class Foreground:
         for mine, theirs in ((self.gray, part.gray), (self.illum, part.illum),
                              (self.mask, part.mask)):
             mine[keep.slices] = theirs[inner.slices]
-        if self.loose is not None and part.loose is not None:  # half resolution
-            self.loose[keep.halved().slices] = part.loose[inner.halved().slices]
+        self.loose[keep.halved().slices] = part.loose[inner.halved().slices]  # half size
 
 
 class ForegroundModel:
@@ -175,8 +174,8 @@ class ForegroundModel:
         if frame_gray is None:
             frame_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         # Brightness is warped at full resolution (edges of ink and rims place the
-        # bases); colour only at half resolution: a third of the pixels to warp, and
-        # the saturated parts of a sticker lie inside its dark rim.
+        # bases); colour only at half resolution: a quarter of the pixels to warp,
+        # and the saturated parts of a sticker lie inside its dark rim.
         gray = cv2.remap(frame_gray, *(m[at] for m in full_map), cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE)
         colour = cv2.remap(frame, *(m[half] for m in half_map), cv2.INTER_LINEAR,
@@ -221,19 +220,6 @@ class ForegroundModel:
         loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         return Foreground(gray, illum, fill_holes(mask, self.disc_area), self.area.sub(box),
                           fill_holes(loose))
-
-
-def double(image: np.ndarray) -> np.ndarray:
-    """Each pixel as a 2x2 block (the inverse of ``halve``)."""
-    return cv2.resize(image, (image.shape[1] * 2, image.shape[0] * 2),
-                      interpolation=cv2.INTER_NEAREST)
-
-
-def halve(image: np.ndarray) -> np.ndarray:
-    """Every other pixel of every other row, starting with the first (what OpenCV's
-    nearest-neighbour halving picks): pixel (2i, 2j) lands at [i, j]."""
-    return cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
-                      interpolation=cv2.INTER_NEAREST)
 
 
 def fill_holes(mask: np.ndarray, disc_area: float = 0.0) -> np.ndarray:

@@ -235,7 +235,6 @@ class Detector:
         t["foreground"] = (t2 - t1) * 1000
         t3 = time.perf_counter()
         t["bases"] = (t3 - t2) * 1000
-        assert fg.loose is not None
         occluded, hand = self.occlusion.find(cands, fg.loose)
         t4 = time.perf_counter()
         t["occlusion"] = (t4 - t3) * 1000

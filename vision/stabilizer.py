@@ -2,10 +2,10 @@
 after ``stable_frames`` consecutive frames agree on it, and never while a hand is over
 the map (any occluded region holds every commit: a move in progress touches two cells,
 and half a move is not a move). For the same reason a region still settling on a new
-content (it differs from what was committed, for fewer than ``stable_frames`` frames)
-holds the others' changes: the cell a base left does not go out before the cell it
-reached. A region that keeps changing for ``settle_frames`` frames (a flickering
-detection) holds nothing any more.
+content (it differs from what was committed, and has not yet shown it for
+``stable_frames`` frames in a row) holds the others' changes: the cell a base left does
+not go out before the cell it reached. A region that has differed for ``settle_frames``
+frames (a flickering detection) holds nothing any more.
 
 Hands move. An "occlusion" that stays exactly where it is for ``static_frames`` frames
 is something left on the map (a cup, a dice tray) or a base the detector takes for a

@@ -164,17 +164,16 @@ class Identifier:
         weights = np.clip((_RADII / edge - 0.5) * 2.5, 0.0, 1.0)
         weights[0.95 * edge < _RADII] = 0.0  # the blurred edge itself
         mine = (best + 1)[:, None, None]
-        classes = [0] + [self.symbol_class[s] for s in range(1, tags.SYMBOLS)]
+        shared = [self.symbol_class[s] for s in range(1, tags.SYMBOLS)]  # ink, accents
 
         def tally(rings: np.ndarray, weights: np.ndarray, own: np.ndarray | None = None
                   ) -> np.ndarray:
             """Votes (rings, angles, symbols): each symbol's samples, weighted by radius;
             ``own``: per ring, the class that shows the owner's colour (default: the
             colour that dominates its outer band)."""
-            first = mine[rings] if own is None else own[:, None, None]
-            return np.stack([((dense[rings] == (first if s == tags.COLOUR else c))
-                              * weights[rings][:, :, None]).sum(axis=1)
-                             for s, c in enumerate(classes)], axis=2).astype(np.float32)
+            colour = mine[rings] if own is None else own[:, None, None]
+            return np.stack([((dense[rings] == c) * weights[rings][:, :, None]).sum(axis=1)
+                             for c in (colour, *shared)], axis=2).astype(np.float32)
 
         votes = tally(np.arange(n), weights)
         col_sum = votes[:, :, tags.COLOUR].sum(axis=1)
@@ -204,10 +203,11 @@ class Identifier:
             ~has_owner | (second >= self.cfg.contest_share * total_color)))
         rescued: dict[int, tuple[int, int, float, float]] = {}
         if len(split):
-            sure_by = []
+            sure_by, votes_by = [], []
             for q in range(len(self.players)):
                 own = np.full(len(split), q + 1)
                 v = tally(split, outer, own)
+                votes_by.append(v)
                 pq, lq, aq = tags.decode_many(v)
                 ok = (pq >= 0) & (lq >= need) & (aq >= self.cfg.tag_agreement)
                 left = np.flatnonzero(~ok)
@@ -223,7 +223,7 @@ class Identifier:
                 if len(patterns) != 1:
                     continue  # no reading, or readings that disagree: not guessed
                 pat = patterns.pop()
-                q = self._owner_by_fit(dense[k], outer[k], pat)
+                q = self._owner_by_fit(np.stack([v[i] for v in votes_by]), pat)
                 if q is not None and q in sure:
                     _, pq, lq, aq = sure_by[q]
                     rescued[int(k)] = (q, pat, float(lq[i]), float(aq[i]))
@@ -280,23 +280,20 @@ class Identifier:
             left = left[~ok]
         return got, pattern, lead, agreement
 
-    def _owner_by_fit(self, dense: np.ndarray, weights: np.ndarray,
-                      pattern: int) -> int | None:
-        """Whose colour fits ``pattern``'s colour wedges on one ring (``dense``: radii x
-        angles classes): the pattern is turned to fit the ink and the accents (the same
-        on every player's stickers), and a player's colour fits when its samples lie in
-        the colour wedges, not across the others as a figure's do. None unless exactly
-        one player's colour fits."""
-        per_symbol = [((dense == self.symbol_class[s]) * weights[:, None]).sum(axis=0)
-                      if s != tags.COLOUR else np.zeros(ANGLES)
-                      for s in range(tags.SYMBOLS)]
-        votes = np.stack(per_symbol, axis=1).astype(np.float32)  # (angles, symbols)
+    def _owner_by_fit(self, votes: np.ndarray, pattern: int) -> int | None:
+        """Whose colour fits ``pattern``'s colour wedges on one ring. ``votes``: the
+        ring's votes (angles, symbols) read as each player's in turn, one per player:
+        they differ only in the colour column. The pattern is turned to fit the ink and
+        the accents (the same on every player's stickers), and a player's colour fits
+        when its samples lie in the colour wedges, not across the others as a figure's
+        do. None unless exactly one player's colour fits."""
+        ink_accents = votes[0].copy()
+        ink_accents[:, tags.COLOUR] = 0.0
         rows = tags.templates(ANGLES)[pattern * ANGLES:(pattern + 1) * ANGLES]
-        turn = int(np.argmax(rows @ votes.reshape(-1)))
+        turn = int(np.argmax(rows @ ink_accents.reshape(-1)))
         colour_at = rows[turn].reshape(ANGLES, tags.SYMBOLS)[:, tags.COLOUR] > 0
         fitting = []
-        for q in range(len(self.players)):
-            seen = ((dense == q + 1) * weights[:, None]).sum(axis=0)
+        for q, seen in enumerate(votes[:, :, tags.COLOUR]):
             inside, outside = float(seen[colour_at].sum()), float(seen[~colour_at].sum())
             if inside >= 2.0 and inside - outside >= self.cfg.split_fit * (inside + outside):
                 fitting.append(q)

@@ -113,6 +113,39 @@ def _ports() -> list[dict[str, Any]]:
             for p in list_ports.comports()]
 
 
+def _check_serving(args: argparse.Namespace) -> None:
+    """Refuse a bad --host/--admin-pin before anything is created (no game, no log)."""
+    from web.security import PinError, check_pin_strength
+
+    from .server import is_loopback
+
+    if not is_loopback(args.host) and not args.admin_pin:
+        raise UsageError(f"serving on {args.host} lets anyone on the network change the game: "
+                         "give an admin PIN (--admin-pin) for setup and corrections")
+    if args.admin_pin is not None:
+        try:
+            check_pin_strength(args.admin_pin)
+        except PinError as e:
+            raise UsageError(str(e)) from None
+
+
+def _serve(services: Any, args: argparse.Namespace) -> Any:
+    """The dashboard for ``services`` on --host/--web-port, started; prints where."""
+    from web import create_app
+
+    from .server import ServeError, Server, served_names
+
+    app = create_app(services, admin_pin=args.admin_pin,
+                     allowed_hosts=served_names(args.host) + list(args.allow_host or ()))
+    try:
+        server = Server(app, args.host, args.web_port, args.admin_pin).start()
+    except ServeError as e:
+        raise UsageError(str(e)) from None
+    urls = server.urls()
+    print(f"dashboard: {urls[0]}" + (f"  (also {', '.join(urls[1:])})" if urls[1:] else ""))
+    return server
+
+
 def _wait_forever(stop: threading.Event) -> None:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
@@ -128,14 +161,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     from vision.camera import CameraError, open_source
     from vision.layout import Layout as VLayout
     from vision.layout import LayoutError, dreamblade_layout
-    from web import TableServices, create_app
+    from web import TableServices
 
     from .live import LiveTable
-    from .server import ServeError, Server
 
+    _check_serving(args)
     log = _open_log(Path(args.db) if args.db else data_home() / "games.db")
     try:
-        if args.new or log.latest_playing() is None:
+        if args.new or log.on_table() is None:
             session = Session.new(_setup_from_args(args), log)
             print(f"new game {session.game_id} in {log.path}")
         else:
@@ -167,14 +200,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                              open_box=TableBox)
     services.camera_spec = args.camera or "none"
     services.port = box.url if box is not None else "none"
-    app = create_app(services, admin_pin=args.admin_pin)
-    try:
-        server = Server(app, args.host, args.web_port, args.admin_pin)
-    except ServeError as e:
-        raise UsageError(str(e)) from None
+    server = _serve(services, args)
     live.start()
-    server.start()
-    print(f"dashboard: {server.url}")
     stop = threading.Event()
     _wait_forever(stop)
     server.stop()
@@ -191,12 +218,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from vision.layout import dreamblade_layout
     from vision.synth.camera import SyntheticCamera
     from vision.synth.scene import Conditions, SceneRenderer
-    from web import TableServices, create_app
+    from web import TableServices
 
     from .live import LiveTable
     from .scripted import ScriptedTable
-    from .server import ServeError, Server
 
+    _check_serving(args)
     db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="tablesight-demo-")) / "demo.db"
     log = _open_log(db)
     session = Session.new(_sample_setup(), log)
@@ -228,16 +255,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         services = TableServices(session, live, log, _ports, open_camera=open_source,
                                  open_box=TableBox)
         services.camera_spec, services.port = "synthetic", port
-        try:
-            server = Server(create_app(services), "127.0.0.1", args.web_port).start()
-        except ServeError as e:
-            raise UsageError(str(e)) from None
-    live.start()
     print("tablesight demo: a synthetic camera watches two scripted players on the "
           "printed map;\nthe simulated table box rolls their dice"
           + (" (the real firmware in simavr)" if emulator else "") + f". Game log: {db}")
-    if server:
-        print(f"dashboard: {server.url}  (open it in a browser)")
+    if not args.no_web:
+        server = _serve(services, args)
+    live.start()
     pace = 0.0 if args.fast else args.pace
     players = ScriptedTable(session, camera, layout, press, random.Random(args.seed),
                             pace=pace, hand_s=0.0 if args.fast else 0.35,
@@ -278,19 +301,39 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 # -- records ------------------------------------------------------------------------------------
+def _existing_log(path: str) -> GameLog:
+    """A game log that must exist already (export, backup): every problem one line."""
+    try:
+        return GameLog(path, create=False)
+    except StorageError as e:
+        raise UsageError(str(e)) from None
+
+
 def cmd_export(args: argparse.Namespace) -> int:
-    log = GameLog(args.db, create=False) if Path(args.db).exists() else None
-    if log is None:
-        raise UsageError(f"{args.db}: no such game database")
+    log = _existing_log(args.db)
     try:
         games = log.games()
         if not games:
             raise UsageError(f"{args.db}: no games")
         session = Session.resume(log, args.game or games[-1].id)
-    except StorageError as e:
+    except (StorageError, SetupFormatError) as e:
         raise UsageError(str(e)) from None
     json.dump(session.record(), sys.stdout, indent=1)
     sys.stdout.write("\n")
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    log = _existing_log(args.db)
+    try:
+        out = log.backup(args.out)
+        games = log.games()
+    except StorageError as e:
+        raise UsageError(str(e)) from None
+    finally:
+        log.close()
+    print(f"backed up {len(games)} games ({sum(g.entries for g in games)} entries, every "
+          f"one checked) to {out} and {out.name}-head")
     return 0
 
 
@@ -339,9 +382,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--new", action="store_true", help="start a new game even if one is open")
     run.add_argument("--setup", help="setup JSON (tablesight-setup/1) for a new game")
     run.add_argument("--warbands", nargs=2, metavar=("P1.json", "P2.json"))
-    run.add_argument("--host", default="127.0.0.1", help="dashboard address (LAN needs a PIN)")
-    run.add_argument("--web-port", type=int, default=8765)
-    run.add_argument("--admin-pin", help="PIN for setup and corrections (required off localhost)")
+    _serving_args(run)
     run.set_defaults(func=cmd_run)
 
     demo = sub.add_parser("demo", help="the table with its embedded defaults (no hardware)")
@@ -349,14 +390,19 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     demo.add_argument("--fps", type=float, default=30.0)
     demo.add_argument("--pace", type=float, default=0.6, help="seconds between the players' acts")
     demo.add_argument("--fast", action="store_true", help="no pauses (tests, benchmarks)")
-    demo.add_argument("--web-port", type=int, default=8765)
     demo.add_argument("--no-web", action="store_true", help="no dashboard, terminal only")
     demo.add_argument("--exit-at-end", action="store_true")
     demo.add_argument("--quiet", action="store_true", help="no prompts in the terminal")
     demo.add_argument("--emulator", action="store_true",
                       help="the real firmware in simavr instead of the Python box simulator")
     demo.add_argument("--db", help="game database (default: a new temporary file)")
+    _serving_args(demo)
     demo.set_defaults(func=cmd_demo)
+
+    bak = sub.add_parser("backup", help="copy a game database safely, even while it is used")
+    bak.add_argument("--db", required=True)
+    bak.add_argument("--out", required=True, help="the new file (never overwritten)")
+    bak.set_defaults(func=cmd_backup)
 
     exp = sub.add_parser("export", help="write a game record (JSON) from a game database")
     exp.add_argument("--db", required=True)
@@ -367,3 +413,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("file")
     rep.add_argument("--delay", type=float, default=0.0)
     rep.set_defaults(func=cmd_replay)
+
+
+def _serving_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1",
+                   help="dashboard address; 0.0.0.0 serves the LAN (needs --admin-pin)")
+    p.add_argument("--web-port", type=int, default=8765)
+    p.add_argument("--admin-pin", help="PIN for setup and corrections (required off "
+                                       "localhost; at least 6 characters)")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="another name the dashboard is opened by (e.g. table3.local)")

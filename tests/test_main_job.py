@@ -41,17 +41,19 @@ class Running:
                 self.url = m.group(1)
                 break
         assert self.url, "".join(self.lines)
-        page = urllib.request.urlopen(self.url).read().decode()
+        # A browser keeps the session cookie the CSRF token is tied to.
+        self.http = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        page = self.http.open(self.url).read().decode()
         self.csrf = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
 
     def get(self, path: str) -> dict:
-        return json.loads(urllib.request.urlopen(self.url + path.lstrip("/")).read())
+        return json.loads(self.http.open(self.url + path.lstrip("/")).read())
 
     def command(self, cmd: dict) -> dict:
         req = urllib.request.Request(self.url + "api/command", json.dumps(cmd).encode(),
                                      {"Content-Type": "application/json",
                                       "X-CSRF-Token": self.csrf})
-        return json.loads(urllib.request.urlopen(req).read())
+        return json.loads(self.http.open(req).read())
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
@@ -130,8 +132,48 @@ def test_run_refuses_a_file_that_is_not_a_game_log(tmp_path: Path) -> None:
     assert notes.read_text() == "my notes\n"
 
 
-def test_run_off_localhost_needs_a_pin(tmp_path: Path) -> None:
-    r = tablesight("run", "--db", str(tmp_path / "g.db"), "--host", "0.0.0.0",
-                   "--web-port", "0", timeout=60)
-    assert r.returncode == 2 and "admin PIN" in r.stderr
+def test_run_off_localhost_needs_a_strong_pin_and_creates_nothing_without(
+        tmp_path: Path) -> None:
+    for cmd in ("run", "demo"):
+        db = tmp_path / f"{cmd}.db"
+        r = tablesight(cmd, "--db", str(db), "--host", "0.0.0.0", "--web-port", "0",
+                       timeout=60)
+        assert r.returncode == 2 and "admin PIN" in r.stderr
+        r = tablesight(cmd, "--db", str(db), "--host", "0.0.0.0", "--web-port", "0",
+                       "--admin-pin", "1234", timeout=60)
+        assert r.returncode == 2 and "at least 6 characters" in r.stderr
+        assert not db.exists()  # refused before any game was created
+
+
+def test_run_on_the_lan_prints_the_addresses_players_open(tmp_path: Path) -> None:
+    from tablesight.server import lan_addresses
+
+    table = Running("--db", str(tmp_path / "g.db"), "--web-port", "0", "--host", "0.0.0.0",
+                    "--admin-pin", "730519")
+    try:
+        line = next(x for x in table.lines if x.startswith("dashboard: "))
+        for addr in lan_addresses():
+            assert f"http://{addr}:" in line
+        assert table.get("/api/state")["staff_login"] is True
+    finally:
+        table.stop()
+
+
+def test_backup_of_a_live_log_and_its_resume(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    table = Running("--db", str(db), "--web-port", "0")
+    try:
+        for cmd in ({"do": "initiative", "player": "p1", "die": 5},
+                    {"do": "initiative", "player": "p2", "die": 2},
+                    {"do": "action", "action": "p1 spawn p1#0 e1"}):
+            assert table.command(cmd)["ok"]
+        r = tablesight("backup", "--db", str(db), "--out", str(tmp_path / "b.db"), timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert "backed up 1 games" in r.stdout
+    finally:
+        table.stop()
+    out = tablesight("export", "--db", str(tmp_path / "b.db"))
+    assert out.returncode == 0, out.stderr
+    assert [op["action"] for op in json.loads(out.stdout)["operations"]] == [
+        "initiative 5 2", "p1 spawn p1#0 e1"]
 

@@ -1,39 +1,77 @@
 """The JSON API: everything a page can do, for pages and for scripts.
 
 Errors are JSON: ``{"error": "..."}`` with 400 (refused command, bad input), 401 (staff
-login needed), 403 (CSRF), 404, 405 or 415.
+login needed), 403 (CSRF), 404, 405, 413 (too large), 415 (not JSON) or 429 (too many
+wrong PINs). Every field a client sends is checked for type and shape before use, and
+a refused request changes nothing.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request, session
+from flask import Blueprint, jsonify, request, session
 
 from table.dreamblade import Catalog, CatalogError, SetupError
-from table.session import CommandError, Session, Setup, SetupFormatError, StorageError
+from table.session import (
+    CommandError,
+    Session,
+    Setup,
+    SetupFormatError,
+    StorageError,
+    quote,
+)
 
-from .security import STAFF_COMMANDS, check_pin, is_staff
+from .security import (
+    LOGIN_LIMITS,
+    STAFF_COMMANDS,
+    check_pin,
+    has_pin,
+    is_staff,
+    limiter,
+    login_limit_breached,
+)
 from .services import services
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+MAX_ERROR = 300  # characters of an error reply
 
 
 class _Bad(Exception):
-    """A malformed request body: answered with 400 and the reason."""
+    """A malformed request: answered with 400 and the reason."""
 
 
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    # Parsed here rather than by get_json: a body nested thousands deep raises
+    # RecursionError, which must be a 400 like any other bad JSON.
+    try:
+        data = json.loads(request.get_data(cache=True))
+    except (ValueError, RecursionError):
+        raise _Bad("the body must be a JSON object") from None
     if not isinstance(data, dict):
         raise _Bad("the body must be a JSON object")
     return data
 
 
+def _refused(message: str, code: int = 400) -> Any:
+    """An error reply; messages quote client input, so they are cut to a size."""
+    if len(message) > MAX_ERROR:
+        message = message[:MAX_ERROR - 1] + "…"
+    return jsonify(error=message), code
+
+
+def _public(e: Exception) -> str:
+    """A storage error as a client may read it: the log's name, not its path."""
+    log = services().log
+    text = str(e)
+    return text.replace(str(log.path), log.path.name) if log is not None else text
+
+
 @bp.errorhandler(_Bad)
 def _bad(e: _Bad) -> Any:
-    return jsonify(error=str(e)), 400
+    return _refused(str(e))
 
 
 @bp.get("/state")
@@ -41,7 +79,7 @@ def state() -> Any:
     svc = services()
     snap = svc.session.snapshot()
     snap["staff"] = is_staff()
-    snap["staff_login"] = current_app.config.get("ADMIN_PIN") is not None
+    snap["staff_login"] = has_pin()
     snap["last_event_id"] = svc.broker.last_id
     if svc.live is not None:
         snap["camera"] = svc.live.stats.to_dict()
@@ -51,19 +89,25 @@ def state() -> Any:
 @bp.post("/command")
 def command() -> Any:
     cmd = _body()
-    if cmd.get("do") in STAFF_COMMANDS and not is_staff():
-        return jsonify(error=f"'{cmd.get('do')}' needs a staff login"), 401
+    do = cmd.get("do")
+    if not isinstance(do, str):
+        raise _Bad("do: the command's name, e.g. \"action\"")
+    if do in STAFF_COMMANDS and not is_staff():
+        return _refused(f"{quote(do)} needs a staff login", 401)
     try:
         events = services().session.command(cmd, source="dashboard")
     except CommandError as e:
-        return jsonify(error=str(e)), 400
+        return _refused(str(e))
     return jsonify(ok=True, events=[e.to_dict() for e in events])
+
+
+_SEQ = re.compile(r"[0-9]{1,15}")  # ASCII digits only: str.isdigit takes "²" too
 
 
 @bp.get("/history")
 def history() -> Any:
     after = request.args.get("after", "0")
-    if not after.isdigit():
+    if not _SEQ.fullmatch(after):
         raise _Bad("after: a sequence number")
     n = int(after)
     return jsonify([h for h in list(services().session.history) if h["seq"] > n])
@@ -87,9 +131,11 @@ def health() -> Any:
 
 
 @bp.post("/login")
+@limiter.limit(LOGIN_LIMITS, deduct_when=lambda r: r.status_code == 401,
+               on_breach=login_limit_breached)
 def login() -> Any:
     if not check_pin(_body().get("pin")):
-        return jsonify(error="wrong PIN"), 401
+        return _refused("wrong PIN", 401)
     session["staff"] = True
     return jsonify(ok=True)
 
@@ -132,7 +178,9 @@ def new_game() -> Any:
     try:
         s = Session.new(Setup.from_dict(_body()), svc.log)
     except (SetupFormatError, CatalogError, SetupError) as e:
-        return jsonify(error=str(e)), 400
+        return _refused(str(e))
+    except StorageError as e:
+        return _refused(_public(e))
     svc.attach(s)
     return jsonify(ok=True, game_id=s.game_id), 201
 
@@ -147,7 +195,7 @@ def resume_game(game_id: int) -> Any:
     try:
         s = Session.resume(svc.log, game_id)
     except (StorageError, SetupFormatError) as e:
-        return jsonify(error=str(e)), 400
+        return _refused(_public(e))
     svc.attach(s)
     return jsonify(ok=True, game_id=s.game_id)
 
@@ -181,14 +229,14 @@ def set_devices() -> Any:
             source = None if spec == "none" or svc.open_camera is None else \
                 svc.open_camera(spec)
         except Exception as e:
-            return jsonify(error=f"cannot open camera {spec}: {e}"), 400
+            return _refused(f"cannot open camera {spec}: {e}")
         svc.live.use_camera(source)
         svc.camera_spec = spec
     if "port" in body:
         port = body["port"]
         known = {p["device"] for p in svc.ports()}
-        if port != "none" and port not in known:
-            return jsonify(error=f"port: one of {sorted(known) or 'no ports found'}, or none"), 400
+        if not isinstance(port, str) or (port != "none" and port not in known):
+            return _refused(f"port: one of {sorted(known) or 'no ports found'}, or none")
         box = None if port == "none" or svc.open_box is None else svc.open_box(port)
         svc.live.use_box(box)
         svc.port = port

@@ -12,13 +12,18 @@ import json
 import queue
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 KEEP = 500  # events kept for Last-Event-ID replay
 QUEUE = 1000  # per subscriber; beyond this it is dropped and told to reload
 HEARTBEAT_S = 15.0
+MAX_SUBSCRIBERS = 100  # each holds a server thread; a store's tables have a few screens
+
+
+class BrokerFull(RuntimeError):
+    """As many screens follow this table as it serves; the next one must wait."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,27 @@ class SSEEvent:
 HEARTBEAT = ": heartbeat\n\n"
 
 
+class Closing(Iterator[Any]):
+    """An iterator that runs ``cleanup`` once when closed, even if it was never read: a
+    generator closed before its first step skips its own ``finally`` (a browser that
+    hangs up at once would otherwise keep its place)."""
+
+    def __init__(self, it: Iterator[Any], cleanup: Callable[[], None]) -> None:
+        self._it = it
+        self._cleanup: Callable[[], None] | None = cleanup
+
+    def __next__(self) -> Any:
+        return next(self._it)
+
+    def close(self) -> None:
+        close = getattr(self._it, "close", None)
+        if close is not None:
+            close()
+        if self._cleanup is not None:
+            cleanup, self._cleanup = self._cleanup, None
+            cleanup()
+
+
 class Subscriber:
     def __init__(self) -> None:
         self.q: queue.Queue[SSEEvent | None] = queue.Queue(QUEUE)
@@ -56,7 +82,8 @@ class Subscriber:
 
 
 class Broker:
-    def __init__(self, keep: int = KEEP) -> None:
+    def __init__(self, keep: int = KEEP, max_subscribers: int = MAX_SUBSCRIBERS) -> None:
+        self.max_subscribers = max_subscribers
         self._lock = threading.Lock()
         self._recent: deque[SSEEvent] = deque(maxlen=keep)
         self._subs: list[Subscriber] = []
@@ -85,6 +112,8 @@ class Broker:
         asked for when they are no longer all kept)."""
         sub = Subscriber()
         with self._lock:
+            if len(self._subs) >= self.max_subscribers:
+                raise BrokerFull(f"{len(self._subs)} screens already follow this table")
             self._subs.append(sub)
             missed: list[SSEEvent] = []
             if last_id is not None:
@@ -110,8 +139,14 @@ class Broker:
 
     def stream(self, last_id: int | None = None, heartbeat_s: float = HEARTBEAT_S,
                stop: threading.Event | None = None) -> Iterator[str]:
-        """The text of one subscriber's stream, forever (until ``stop`` or a drop)."""
+        """The text of one subscriber's stream, forever (until ``stop`` or a drop).
+        Subscribes at once (``BrokerFull`` is raised here, not at the first read)."""
         sub, missed = self.subscribe(last_id)
+        return Closing(self._follow(sub, missed, heartbeat_s, stop),
+                       lambda: self.unsubscribe(sub))
+
+    def _follow(self, sub: Subscriber, missed: list[SSEEvent], heartbeat_s: float,
+                stop: threading.Event | None) -> Iterator[str]:
         try:
             yield str(SSEEvent("hello", {"last_id": self.last_id}, retry_ms=2000))
             for ev in missed:

@@ -45,6 +45,8 @@ class TableServices:
             if self.live is not None:
                 self.live.attach(session)
             self._unsubscribe = session.subscribe(self._publish)
+            if self.log is not None and session.game_id is not None:
+                self.log.put_on_table(session.game_id)  # what a restart resumes
         self.broker.publish("game", {"game_id": session.game_id})
 
     def _publish(self, ev: SessionEvent) -> None:

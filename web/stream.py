@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
+import re
+import threading
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, stream_with_context
+from flask import Blueprint, Response, jsonify, request
 
+from .events import BrokerFull, Closing
 from .services import services
 
 bp = Blueprint("stream", __name__)
+MAX_CAMERA_VIEWERS = 4  # each picture stream holds a thread and a JPEG every 0.2 s
+_viewers = threading.BoundedSemaphore(MAX_CAMERA_VIEWERS)
+_EVENT_ID = re.compile(r"[0-9]{1,15}")
 
 
 @bp.get("/api/events")
 def events() -> Any:
     raw = request.headers.get("Last-Event-ID") or request.args.get("last_id")
-    last_id = int(raw) if raw and raw.isdigit() else None
-    gen = services().broker.stream(last_id)
-    return Response(stream_with_context(gen), mimetype="text/event-stream",
+    last_id = int(raw) if raw and _EVENT_ID.fullmatch(raw) else None
+    try:
+        gen = services().broker.stream(last_id)
+    except BrokerFull:
+        return jsonify(error="too many screens follow this table; close one and reload"), 503
+    return Response(gen, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
@@ -36,6 +45,10 @@ def camera_mjpg() -> Any:
     if live is None or live.camera is None:
         return jsonify(error="no camera attached"), 404
 
+    if not _viewers.acquire(blocking=False):
+        return jsonify(error=f"the camera view is open on {MAX_CAMERA_VIEWERS} screens "
+                             "already; close one"), 503
+
     def frames() -> Iterator[bytes]:
         last = None
         for _ in range(60 * 60 * 5):  # an hour at 5 pictures a second, then reconnect
@@ -46,6 +59,6 @@ def camera_mjpg() -> Any:
             yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
                    + str(len(pic)).encode() + b"\r\n\r\n" + pic + b"\r\n")
 
-    return Response(stream_with_context(frames()),
+    return Response(Closing(frames(), _viewers.release),
                     mimetype="multipart/x-mixed-replace; boundary=frame",
                     headers={"Cache-Control": "no-store"})

@@ -44,6 +44,14 @@ from .setup import Setup
 from .storage import REPLAYED_KINDS, GameLog, StorageError
 
 HISTORY_SHOWN = 200
+MAX_TEXT = 200  # characters of any text field in a command (an action is ~40)
+_IMPOSSIBLE = {
+    Status.STACKING: "more than four creatures of one player in a cell",
+    Status.TWO_LOCATIONS: "two locations in one cell",
+    Status.LOCATION_DAMAGED: "damage on a location",
+    Status.LETHAL_DAMAGE: "damage at or past a creature's life",
+    Status.DAMAGE_OFF_MAP: "damage on a miniature off the map",
+}
 _CORRECT_ZONES = {"reserves": Zone.RESERVES, "graveyard": Zone.GRAVEYARD, "removed": Zone.REMOVED}
 
 
@@ -117,10 +125,12 @@ class Session:
     @classmethod
     def resume(cls, log: GameLog, game_id: int | None = None,
                catalog: Catalog | None = None) -> Session:
-        """The game as the log has it (the latest unfinished one by default)."""
-        row = log.game(game_id) if game_id is not None else log.latest_playing()
+        """The game as the log has it (by default the unfinished game that was on the
+        table); ``StorageError`` when the log lost or damaged any of its entries."""
+        row = log.game(game_id) if game_id is not None else log.on_table()
         if row is None:
             raise StorageError(f"{log.path}: no unfinished game to resume")
+        log.check(row.id)
         setup = Setup.from_dict(row.setup)
         s = cls(setup, log, row.id, catalog)
         ops: list[_Op] = []
@@ -319,6 +329,8 @@ class Session:
         if not isinstance(cmd, dict):
             raise CommandError("a command is a JSON object with a 'do' field")
         do = cmd.get("do")
+        if not isinstance(do, str):
+            raise CommandError(f"do: the command's name, not {quote(do)}")
         handlers: dict[str, Callable[[dict[str, Any], str, list[SessionEvent]], None]] = {
             "action": self._cmd_action, "roll": self._cmd_roll,
             "initiative": self._cmd_initiative, "ready": self._cmd_ready,
@@ -327,7 +339,7 @@ class Session:
             "board_ok": self._cmd_board_ok,
         }
         if do not in handlers:
-            raise CommandError(f"unknown command {do!r}; one of: {', '.join(handlers)}")
+            raise CommandError(f"unknown command {quote(do)}; one of: {', '.join(handlers)}")
         out: list[SessionEvent] = []
         with self._lock:
             try:
@@ -339,14 +351,16 @@ class Session:
         return out
 
     def _cmd_action(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
-        action = parse_action(cmd.get("action"))  # type: ignore[arg-type]
+        action = parse_action(_text(cmd, "action", "a line of text like 'p1 move p1#3 c4'"))
         self._play(action, source, out)
         self._after_change(out)
 
     def _cmd_roll(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
         player = _player(cmd.get("player"))
         faces = cmd.get("faces")
-        if not isinstance(faces, list) or not faces or len(faces) > 40:
+        if not isinstance(faces, list) or not faces or len(faces) > 40 or not all(
+                isinstance(f, str | int) and not isinstance(f, bool) and len(str(f)) <= 10
+                for f in faces):
             raise CommandError("faces: a list of attack die faces (1, 2, 3, miss, blade)")
         self._play(A.Roll(player, tuple(parse_face(str(f)) for f in faces)), source, out)
         self._after_change(out)
@@ -419,10 +433,11 @@ class Session:
         if len(cells) > 1 and "cell" not in cmd:
             raise CommandError(f"{player} can strike in {' '.join(cells)}: say which cell")
         cell = cmd.get("cell", cells[0])
+        if not isinstance(cell, str) or cell not in cells:
+            raise CommandError(f"{player} cannot strike in {quote(cell)}; "
+                               f"only in {' '.join(cells)}")
         pick = [a for a in attacks if a.cell == cell and len(a.attackers) == most] or \
             [a for a in attacks if a.cell == cell]
-        if not pick:
-            raise CommandError(f"{player} cannot strike in {cell!r}")
         self._play(max(pick, key=lambda a: len(a.attackers)), source, out)
         self._after_change(out)
 
@@ -520,11 +535,16 @@ class Session:
     def _corrected(self, state: State, body: dict[str, Any]) -> State:
         if state.combat is not None:
             raise CommandError("finish the fight before correcting the board")
+        mini = body.get("mini")
+        if not isinstance(mini, str) or len(mini) > 20:
+            raise CommandError(f"mini: a miniature like p1#3, not {quote(mini)}")
         try:
-            g = self.game.gid(body.get("mini"))  # type: ignore[arg-type]
+            g = self.game.gid(mini)
         except KeyError as e:
             raise CommandError(str(e).strip("'\"")) from None
         to = body.get("to")
+        if not isinstance(to, str):
+            raise CommandError(f"to: a cell or reserves/graveyard/removed, not {quote(to)}")
         s = state.copy()
         if to in _CORRECT_ZONES:
             s.zone[g], s.cell[g], s.damage[g] = _CORRECT_ZONES[to], -1, 0
@@ -532,17 +552,20 @@ class Session:
             try:
                 c = self.game.board.index(to)  # type: ignore[arg-type]
             except (KeyError, TypeError):
-                raise CommandError(f"to: a cell or reserves/graveyard/removed, not {to!r}") \
+                raise CommandError(f"to: a cell or reserves/graveyard/removed, not {quote(to)}") \
                     from None
             s.zone[g], s.cell[g] = Zone.DREAMSCAPE, c
         dmg = body.get("damage")
         if dmg is not None:
-            if not isinstance(dmg, int) or dmg < 0 or s.cell[g] < 0:
+            if not isinstance(dmg, int) or isinstance(dmg, bool) or not 0 <= dmg <= 99 \
+                    or s.cell[g] < 0:
                 raise CommandError("damage: a whole number >= 0, for a miniature on the map")
             s.damage[g] = dmg
         st = status(s)
         if st != Status.VALID:
-            raise CommandError(f"that correction leaves an impossible board: {st!r}")
+            why = [text for flag, text in _IMPOSSIBLE.items() if st & flag] or \
+                ["the miniatures' places do not fit together"]
+            raise CommandError(f"that correction leaves an impossible board: {'; '.join(why)}")
         return s
 
     def _cmd_correct(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
@@ -718,8 +741,22 @@ class Overrule:
 
 def _player(v: object) -> str:
     if v not in ("p1", "p2"):
-        raise CommandError(f"player: p1 or p2, not {v!r}")
+        raise CommandError(f"player: p1 or p2, not {quote(v)}")
     return str(v)
+
+
+def quote(value: object, limit: int = 40) -> str:
+    """``repr`` of a value a person or a client sent, cut to ``limit`` characters: a
+    refusal says what was wrong without echoing a large input back."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _text(cmd: dict[str, Any], key: str, what: str) -> str:
+    v = cmd.get(key)
+    if not isinstance(v, str) or len(v) > MAX_TEXT:
+        raise CommandError(f"{key}: {what}, not {quote(v)}")
+    return v
 
 
 def _distinct(options: list[Explanation]) -> list[Explanation]:

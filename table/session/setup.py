@@ -6,6 +6,8 @@ rebuilt from exactly what it started with.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,8 +20,28 @@ SETUP_FORMAT = "tablesight-setup/1"
 DEFAULT_COLORS = {"p1": "#F0780A", "p2": "#1A78E0"}  # the printed rings (vision.layout)
 
 
+MAX_NAME = 40
+MAX_WARBAND_ENTRIES = 64  # the rules allow 16; room for a clear refusal, not for abuse
+_COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
+
+
 class SetupFormatError(ValueError):
     """A setup document that cannot be used; the message names the field."""
+
+
+def _player_name(v: object, p: str) -> str:
+    """A name people read on every screen: printable text, no control characters."""
+    if not isinstance(v, str) or not v.strip() or len(v) > MAX_NAME or any(
+            unicodedata.category(ch)[0] == "C" for ch in v):
+        raise SetupFormatError(f"names.{p}: 1 to {MAX_NAME} printable characters")
+    return v.strip()
+
+
+def _color(v: object, p: str) -> str:
+    # Drawn into the board's SVG: only this exact shape ever reaches a page.
+    if not isinstance(v, str) or not _COLOR.fullmatch(v):
+        raise SetupFormatError(f"colors.{p}: a colour like #f0780a")
+    return v
 
 
 @dataclass(frozen=True)
@@ -60,24 +82,26 @@ class Setup:
         if not isinstance(wb, dict) or set(wb) != {"p1", "p2"}:
             raise SetupFormatError("warbands: an object with p1 and p2")
         warbands: dict[str, tuple[str, ...]] = {}
-        for p, names in wb.items():
-            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        for p in ("p1", "p2"):
+            names = wb[p]
+            if not isinstance(names, list) or len(names) > MAX_WARBAND_ENTRIES or not all(
+                    isinstance(n, str) and 0 < len(n) <= 80 for n in names):
                 raise SetupFormatError(f"warbands.{p}: a list of miniature names")
             warbands[p] = tuple(names)
         names_ = d.get("names", {"p1": "Player 1", "p2": "Player 2"})
         colors = d.get("colors", DEFAULT_COLORS)
         for key, val in (("names", names_), ("colors", colors)):
-            if not isinstance(val, dict) or not all(
-                    isinstance(val.get(p), str) and 0 < len(val[p]) <= 40 for p in ("p1", "p2")):
-                raise SetupFormatError(f"{key}: p1 and p2, each a short text")
+            if not isinstance(val, dict) or set(val) != {"p1", "p2"}:
+                raise SetupFormatError(f"{key}: an object with p1 and p2")
         stickers = d.get("stickers")
         sticker_map: dict[int, str] | None = None
         if stickers is not None:
-            if not isinstance(stickers, dict):
+            if not isinstance(stickers, dict) or len(stickers) > 2 * MAX_WARBAND_ENTRIES:
                 raise SetupFormatError("stickers: an object of sticker id -> miniature")
-            try:
-                sticker_map = {int(k): str(v) for k, v in stickers.items()}
-            except ValueError:
-                raise SetupFormatError("stickers: keys are sticker ids (numbers)") from None
-        return cls(warbands, {p: names_[p] for p in ("p1", "p2")},
-                   {p: colors[p] for p in ("p1", "p2")}, "dreamblade", sticker_map)
+            if not all(re.fullmatch(r"[0-9]{1,4}", k) and isinstance(v, str) and len(v) <= 20
+                       for k, v in stickers.items()):
+                raise SetupFormatError("stickers: sticker ids (numbers) -> miniatures "
+                                       "like p1#3")
+            sticker_map = {int(k): v for k, v in stickers.items()}
+        return cls(warbands, {p: _player_name(names_[p], p) for p in ("p1", "p2")},
+                   {p: _color(colors[p], p) for p in ("p1", "p2")}, "dreamblade", sticker_map)

@@ -58,8 +58,13 @@ def page():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+        # The page must work inside its own Content-Security-Policy: any violation
+        # (an inline script or style the policy blocks) fails the test.
+        blocked: list[str] = []
+        pg.on("console", lambda m: "Content Security Policy" in m.text and blocked.append(m.text))
         yield pg
         browser.close()
+        assert not blocked, blocked
 
 
 def shot(page: Page, name: str) -> None:
@@ -117,8 +122,10 @@ def test_a_short_game_through_the_dashboard(table, page: Page) -> None:
     expect(banner).to_be_hidden(timeout=10_000)
     # The camera view streams annotated frames.
     page.click("button.tab[data-tab=camera]")
-    page.wait_for_function(
-        "document.getElementById('camera-view').naturalWidth > 0", timeout=10_000)
+    end = time.monotonic() + 10
+    while page.locator("#camera-view").evaluate("e => e.naturalWidth") == 0:
+        assert time.monotonic() < end, "no camera picture in 10 s"
+        time.sleep(0.1)
     # Under the picture: the camera's health line (with any tip on framing the map).
     expect(page.locator("#camera-stats")).to_contain_text(
         session.health["camera"]["message"])
@@ -221,5 +228,32 @@ def test_a_new_game_from_the_setup_page_with_catalog_picks(tmp_path: Path, page:
         assert services.session.setup.warbands["p2"] == (
             "Spellbound Scissors", "Runetagged Brawler", "Pearlthorn Castle")
         shot(page, "08-new-game")
+    finally:
+        server.stop()
+
+
+def test_a_hostile_setup_from_an_old_log_runs_no_script(tmp_path: Path, page: Page) -> None:
+    """A colour and a name written before they were validated (an old log, a script
+    writing the database) are drawn as text and a neutral grey: no script runs."""
+    from table.session import Setup
+
+    xss = '"/><image href=x onerror="window.pwned=1">'
+    wb = _sample_setup().warbands
+    setup = Setup(wb, {"p1": '<img src=x onerror="window.pwned=2">', "p2": "Bob"},
+                  {"p1": xss, "p2": "#1a78e0"})
+    session = Session.new(setup, GameLog(tmp_path / "games.db"))
+    session.command({"do": "initiative", "player": "p1", "die": 5})
+    session.command({"do": "initiative", "player": "p2", "die": 2})
+    session.command({"do": "action", "action": "p1 spawn p1#0 e1"})
+    server = Server(create_app(TableServices(session)), "127.0.0.1", 0).start()
+    try:
+        page.goto(server.url)
+        expect(page.locator('#board g.mini[data-ref="p1#0"]')).to_have_count(1)
+        expect(page.locator("#score")).to_contain_text('<img src=x onerror="window.pwned=2">')
+        time.sleep(0.5)
+        assert page.evaluate("() => window.pwned === undefined")
+        assert page.locator("#board image, #score img, #zones img").count() == 0
+        assert page.locator('#board g.mini[data-ref="p1#0"] rect').get_attribute(
+            "fill") == "#888888"
     finally:
         server.stop()

@@ -66,7 +66,12 @@ function connect() {
 }
 
 // -- rendering ---------------------------------------------------------------------------
-function colors() { return snap.setup.colors; }
+// Colours go into SVG attributes: only #rrggbb ever does (the server checks too).
+const safeColor = (c) => (/^#[0-9a-fA-F]{6}$/.test(c) ? c : "#888888");
+function colors() {
+  const c = snap.setup.colors || {};
+  return { p1: safeColor(c.p1), p2: safeColor(c.p2) };
+}
 
 function render() {
   if (!snap) return;
@@ -153,10 +158,10 @@ function renderBoard() {
     const engaged = here.some((a) => a.player === "p1" && a.kind === "creature") &&
       here.some((a) => a.player === "p2" && a.kind === "creature");
     const fill = c.portal ? col[c.portal] + "55" : engaged ? "#5a1f1f" : "#1c232b";
-    out += `<g class="cell" data-cell="${name}" aria-label="cell ${name}">`;
+    out += `<g class="cell" data-cell="${esc(name)}" aria-label="cell ${esc(name)}">`;
     out += `<rect x="${x + 2}" y="${y + 2}" width="${cell - 4}" height="${cell - 4}" rx="8"
       fill="${fill}" stroke="${engaged ? "#ff4d4d" : "#3a4654"}" stroke-width="${engaged ? 4 : 2}"/>`;
-    out += `<text x="${x + 8}" y="${y + 22}" font-size="18" fill="#9fb0c0">${name}</text>`;
+    out += `<text x="${x + 8}" y="${y + 22}" font-size="18" fill="#9fb0c0">${esc(name)}</text>`;
     let sx = x + cell - 8;
     for (const p of ["p2", "p1"]) {
       const v = c.scoring[p];
@@ -170,7 +175,7 @@ function renderBoard() {
       const yy = y + 34 + i * 13.5;
       const label = mini.name.length > 13 ? mini.name.slice(0, 12) + "…" : mini.name;
       const dmg = mini.damage ? ` ✖${mini.damage}` : "";
-      out += `<g class="mini" data-ref="${mini.ref}"><rect x="${x + 6}" y="${yy - 11}"
+      out += `<g class="mini" data-ref="${esc(mini.ref)}"><rect x="${x + 6}" y="${yy - 11}"
         width="${cell - 12}" height="13" rx="3" fill="${col[mini.player]}"/>
         <text x="${x + 9}" y="${yy}" font-size="11" font-weight="700" fill="#000">${esc(
           label)}${dmg}</text></g>`;
@@ -247,7 +252,7 @@ function renderCombat() {
   let html = `<h2>Combat in ${esc(p.cell)}</h2><div>${p.damage_left} damage to assign</div>`;
   for (const t of p.targets) {
     const name = snap.minis.find((m) => m.ref === t.mini)?.name || t.mini;
-    html += `<div><b>${esc(name)}</b> (${t.mini}) damage ${t.damage}, defense ${t.defense}, ` +
+    html += `<div><b>${esc(name)}</b> (${esc(t.mini)}) damage ${t.damage}, defense ${t.defense}, ` +
       `life ${t.life}<br>`;
     for (let n = 1; n <= p.damage_left; n++) {
       const total = t.damage + n;
@@ -369,7 +374,7 @@ async function loadSetup() {
   $("games").innerHTML = games.map((g) => {
     const names = g.names ? `${esc(g.names.p1)} vs ${esc(g.names.p2)}` : "";
     const current = snap && g.id === snap.game_id;
-    return `<li>game ${g.id} · ${names} · ${g.status} · ${g.entries} entries ` +
+    return `<li>game ${g.id} · ${names} · ${esc(g.status)} · ${Number(g.entries)} entries ` +
       (current ? "<b>(on the table)</b>" :
         `<button data-resume="${g.id}">Resume game ${g.id}</button>`) + "</li>";
   }).join("") || "<li>no games yet</li>";

@@ -199,7 +199,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     services = TableServices(session, live, log, _ports, open_camera=open_source,
                              open_box=TableBox)
     services.camera_spec = args.camera or "none"
-    services.port = box.url if box is not None else "none"
+    services.use_port(box.url if box is not None else "none")
     server = _serve(services, args)
     live.start()
     stop = threading.Event()
@@ -254,7 +254,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
         services = TableServices(session, live, log, _ports, open_camera=open_source,
                                  open_box=TableBox)
-        services.camera_spec, services.port = "synthetic", port
+        services.camera_spec = "synthetic"
+        services.use_port(port, "the demo's simulated table box")
     print("tablesight demo: a synthetic camera watches two scripted players on the "
           "printed map;\nthe simulated table box rolls their dice"
           + (" (the real firmware in simavr)" if emulator else "") + f". Game log: {db}")

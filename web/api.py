@@ -207,7 +207,7 @@ _STREAM = re.compile(r"^(rtsp|rtsps|http|https)://[^\s]{1,300}$")
 @bp.get("/devices")
 def devices() -> Any:
     svc = services()
-    return jsonify(camera=svc.camera_spec, port=svc.port, ports=svc.ports(),
+    return jsonify(camera=svc.camera_spec, port=svc.port, ports=svc.known_ports(),
                    can_change=svc.live is not None)
 
 
@@ -219,7 +219,7 @@ def set_devices() -> Any:
     body = _body()
     if svc.live is None:
         return jsonify(error="this table runs without a live camera and box"), 400
-    if "camera" in body:
+    if "camera" in body and body["camera"] != svc.camera_spec:  # unchanged: left as it is
         spec = body["camera"]
         if not isinstance(spec, str) or not (spec == "none" or (spec.isdigit() and len(spec) < 3)
                                              or _STREAM.match(spec)):
@@ -232,12 +232,12 @@ def set_devices() -> Any:
             return _refused(f"cannot open camera {spec}: {e}")
         svc.live.use_camera(source)
         svc.camera_spec = spec
-    if "port" in body:
+    if "port" in body and body["port"] != svc.port:
         port = body["port"]
-        known = {p["device"] for p in svc.ports()}
+        known = {p["device"] for p in svc.known_ports()}
         if not isinstance(port, str) or (port != "none" and port not in known):
             return _refused(f"port: one of {sorted(known) or 'no ports found'}, or none")
         box = None if port == "none" or svc.open_box is None else svc.open_box(port)
         svc.live.use_box(box)
-        svc.port = port
+        svc.use_port(port)
     return jsonify(ok=True, camera=svc.camera_spec, port=svc.port)

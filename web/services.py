@@ -31,6 +31,7 @@ class TableServices:
         self.open_box = open_box  # port -> table box
         self.camera_spec = "none"  # what the setup page shows as chosen
         self.port = "none"
+        self._used_ports: dict[str, str] = {}  # device -> description, this run's boxes
         self._lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
         self.session = session
@@ -39,8 +40,12 @@ class TableServices:
     def attach(self, session: Session) -> None:
         """Follow ``session`` (a new game replaces the old one on every screen)."""
         with self._lock:
+            old = self.session
             if self._unsubscribe is not None:
                 self._unsubscribe()
+            if old is not session:  # the camera and box did not change with the game
+                for part, h in old.health.items():
+                    session.report_health(part, h["ok"], h["message"])
             self.session = session
             if self.live is not None:
                 self.live.attach(session)
@@ -48,6 +53,19 @@ class TableServices:
             if self.log is not None and session.game_id is not None:
                 self.log.put_on_table(session.game_id)  # what a restart resumes
         self.broker.publish("game", {"game_id": session.game_id})
+
+    def use_port(self, port: str, description: str = "in use on this table") -> None:
+        """The box's port: remembered for this run, so a port the system does not list
+        (the demo's simulated box, a pty) can be chosen again after a change."""
+        self.port = port
+        if port != "none":
+            self._used_ports.setdefault(port, description)
+
+    def known_ports(self) -> list[dict[str, Any]]:
+        listed = self.ports()
+        seen = {p["device"] for p in listed}
+        return listed + [{"device": d, "description": why}
+                         for d, why in self._used_ports.items() if d not in seen]
 
     def _publish(self, ev: SessionEvent) -> None:
         self.broker.publish(ev.kind, ev.to_dict())

@@ -1,8 +1,10 @@
 """What the table is told to do next: one prompt per decision point of Dreamblade.
 
-A prompt names who acts, says it in one line a person reads from across the table, and
-lists the legal options of the current step (the text form of each action), plus what
-the table box must roll and what the "ready" button would do.
+A prompt names who acts, says it in one line a person reads from across the table (in
+the players' and miniatures' names), and lists the legal options of the current step:
+each as its notation (what a click sends), a sentence (what a person reads) and the
+cells and miniatures it involves (what a click on the board selects); plus what the
+table box must roll and what the "ready" button would do.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from table.dreamblade import stats
 from table.dreamblade.combat import placement_cells, targets
 from table.dreamblade.engine import legal_actions
 from table.dreamblade.state import Phase, State, Step
+
+from .wording import Words, involved
 
 MAX_OPTIONS = 80
 
@@ -41,11 +45,14 @@ class Prompt:
     dice: tuple[DiceNeed, ...] = ()
     proposal: str | None = None  # what "ready" does now
     detail: dict[str, Any] = field(default_factory=dict)
+    choices: tuple[dict[str, Any], ...] = ()  # per option: action, label, cells, minis
+    proposal_label: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"step": self.step, "player": self.player, "text": self.text,
-                "options": list(self.options), "dice": [d.to_dict() for d in self.dice],
-                "proposal": self.proposal, **self.detail}
+                "options": list(self.options), "choices": list(self.choices),
+                "dice": [d.to_dict() for d in self.dice], "proposal": self.proposal,
+                "proposal_label": self.proposal_label, **self.detail}
 
 
 def _cells(names: list[str]) -> str:
@@ -100,29 +107,56 @@ def dice_needed(state: State, init_dice: Mapping[str, int]) -> tuple[DiceNeed, .
     return ()
 
 
-def build(state: State, init_dice: Mapping[str, int]) -> Prompt:
+def build(state: State, init_dice: Mapping[str, int], words: Words | None = None) -> Prompt:
+    """The prompt for ``state``; ``words`` names players and miniatures (the ids stand
+    in for names without it)."""
+    w = words or Words(state.game, {"p1": "p1", "p2": "p2"})
+    quiet = state.phase in (Phase.GAME_OVER, Phase.INITIATIVE)
+    legal = [] if quiet else legal_actions(state)
+    p = _build(state, init_dice, w, legal)
+    choices = []
+    for a in legal[:MAX_OPTIONS]:
+        cells, minis = involved(a)
+        choices.append({"action": str(a), "label": w.action(a), "cells": cells,
+                        "minis": minis})
+    label = None
+    if p.proposal is not None:
+        label = w.action(p.proposal)
+        if p.proposal.endswith(" end") and state.phase in (Phase.SPAWN, Phase.ACTION):
+            label = f"end {w.player(state.active)}'s {state.phase.value} phase"
+    return Prompt(p.step, p.player, p.text, p.options, p.dice, p.proposal, p.detail,
+                  tuple(choices), label)
+
+
+def _build(state: State, init_dice: Mapping[str, int], w: Words,
+           legal: list[A.Action]) -> Prompt:
     s = state
+    who = w.player
     dice = dice_needed(s, init_dice)
     prop = proposal(s)
     prop_text = str(prop) if prop else None
     if s.phase is Phase.GAME_OVER:
-        return Prompt("game_over", s.winner, f"{s.winner} wins the game!")
+        return Prompt("game_over", s.winner, f"{who(s.winner)} wins the game!")
     if s.phase is Phase.INITIATIVE:
-        have = ", ".join(f"{p} rolled {v}" for p, v in sorted(init_dice.items()))
-        waiting = " and ".join(d.player for d in dice)
+        have = ", ".join(f"{who(p)} rolled {v}" for p, v in sorted(init_dice.items()))
+        waiting = " and ".join(who(d.player) for d in dice)
         text = f"turn {s.turn}: roll initiative ({waiting} to roll"
         text += f"; {have})" if have else ")"
         return Prompt("initiative", None, text, dice=dice, detail={"rolled": dict(init_dice)})
-    legal = legal_actions(s)
     options = tuple(str(a) for a in legal[:MAX_OPTIONS])
     names = s.game.board.cell_names
     c = s.combat
+    ref = s.game.ref
+
+    def mini(g: int, owner: bool = False) -> str:
+        return w.mini(ref(g), owner=owner)
+
     if c is None and s.pending:
         g, name = s.pending[0]
         p = s.game.minis[g].player
-        text = f"{p}: {s.game.ref(g)}'s {name} triggered: choose (before anything else)"
+        text = f"{who(p)}: {mini(g)}'s {name} triggered: choose (before anything else)"
         return Prompt("trigger", p, text, options, proposal=prop_text,
-                      detail={"mini": s.game.ref(g), "ability": name})
+                      detail={"mini": ref(g), "ability": name})
     if c is None:
         p = s.active
         assert p is not None
@@ -130,9 +164,10 @@ def build(state: State, init_dice: Mapping[str, int]) -> Prompt:
             spawns = [a for a in legal if isinstance(a, A.Spawn)]
             points = s.spawn_points[0 if p == "p1" else 1]
             if not spawns:
-                text = f"{p}: spawn phase, {points} points, nothing can be spawned: press ready"
+                text = (f"{who(p)}: spawn phase, {points} points, nothing can be spawned: "
+                        "press ready")
             else:
-                text = (f"{p}: spawn phase, {points} points, legal cells "
+                text = (f"{who(p)}: spawn phase, {points} points, spawn into "
                         f"{_cells([a.cell for a in spawns])}")
             return Prompt("spawn", p, text, options, proposal=prop_text,
                           detail={"points": points})
@@ -144,54 +179,51 @@ def build(state: State, init_dice: Mapping[str, int]) -> Prompt:
         if attacks:
             parts.append(f"strike in {_cells([a.cell for a in attacks])}")
         what = " or ".join(parts) if parts else "nothing to do"
-        text = f"{p}: action phase {s.action_index}: {what}; press ready when done"
+        text = f"{who(p)}: action phase {s.action_index}: {what}; press ready when done"
         return Prompt("action", p, text, options, proposal=prop_text,
                       detail={"mode": s.mode.value if s.mode else None,
                               "index": s.action_index})
     p = c.attack.player
     cell = names[c.cell]
-    ref = s.game.ref
     detail: dict[str, Any] = {"cell": cell, "attackers": [ref(g) for g in c.attack.attackers]}
     if c.step is Step.ROLL:
         n = c.attack.dice - len(c.attack.roll)
         count = f"{n} attack {'die' if n == 1 else 'dice'}"
         if c.attack.source and c.attack.target is not None:
-            who = ref(c.attack.attackers[0])
-            text = (f"{p}: roll {count} for {who}'s {c.attack.source} on "
-                    f"{ref(c.attack.target)}")
+            text = (f"{who(p)}: roll {count} for {mini(c.attack.attackers[0])}'s "
+                    f"{c.attack.source} on {mini(c.attack.target, True)}")
         else:
-            text = f"{p}: roll {count} for the fight in {cell}"
+            text = f"{who(p)}: roll {count} for the fight in {cell}"
     elif c.step is Step.AIM:
-        who = ref(c.attack.attackers[0])
-        text = f"{p}: {who}'s {c.attack.source}: pick its target"
+        text = f"{who(p)}: {mini(c.attack.attackers[0])}'s {c.attack.source}: pick its target"
     elif c.step is Step.WAIL:
-        who = ref(c.attack.attackers[0])
-        text = (f"{p}: {who}'s Wail: roll two six-sided dice; every creature whose spawn "
-                "cost is their total is banished")
+        text = (f"{who(p)}: {mini(c.attack.attackers[0])}'s Wail: roll two six-sided dice; "
+                "every creature whose spawn cost is their total is banished")
     elif c.step is Step.DEATHBLOW:
         n = c.attack.dice
-        text = f"{p}: deathblow in {cell}: roll {n} attack dice, or decline"
+        text = f"{who(p)}: deathblow in {cell}: roll {n} attack dice, or decline"
     elif c.step is Step.REROLL:
         rolled = " ".join(A.face_str(f) for f in c.attack.roll)
-        text = (f"{p}: Fortunate in {cell}: pick up to {c.attack.rerolls} of {rolled} to "
-                "roll again, or keep them")
+        text = (f"{who(p)}: Fortunate in {cell}: pick up to {c.attack.rerolls} of {rolled} "
+                "to roll again, or keep them")
         detail["rolled"] = [A.face_str(f) for f in c.attack.roll]
         detail["rerolls"] = c.attack.rerolls
     elif c.step is Step.BLADES:
-        text = f"{p}: {c.attack.blades_left} blade(s) to assign in {cell}"
+        text = f"{who(p)}: {c.attack.blades_left} blade(s) to assign in {cell}"
     elif c.step is Step.DAMAGE:
-        enemies = [ref(g) for g in targets(s)]
-        text = f"{p}: assign {c.attack.damage_left} damage in {cell} to {' '.join(enemies)}"
+        enemies = w.minis((ref(g) for g in targets(s)), owner=True)
+        text = f"{who(p)}: assign {c.attack.damage_left} damage in {cell} to {enemies}"
         detail["damage_left"] = c.attack.damage_left
         detail["targets"] = [{"mini": ref(g), "damage": s.damage[g],
                               "defense": stats.defense(s, g), "life": stats.life(s, g)}
                              for g in targets(s)]
     elif c.step is Step.OUTCOME:
-        who = " ".join(ref(g) for g in c.pending_outcome)
-        text = f"{p}: {who} can be disrupted or destroyed: choose"
+        them = w.minis((ref(g) for g in c.pending_outcome), owner=True)
+        text = f"{who(p)}: {them} can be disrupted or destroyed: choose"
     else:  # PLACE
-        t = next(ref(g) for g, placer in c.to_place if placer == p)
+        g = next(g for g, placer in c.to_place if placer == p)
         cells = [names[x] for x in placement_cells(s, p)]
-        text = f"{p}: put disrupted {t} in an empty cell ({_cells(cells)})"
-        detail["mini"] = t
+        where = f" ({_cells(cells)})" if len(cells) <= 6 else " (tap one on the board)"
+        text = f"{who(p)}: put disrupted {mini(g, True)} in an empty cell{where}"
+        detail["mini"] = ref(g)
     return Prompt(c.step.value, p, text, options, dice, prop_text, detail)

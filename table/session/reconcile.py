@@ -202,7 +202,7 @@ class Reconciler:
             return strict
         r, cell, b = next(iter(outcomes.values()))
         what = (f"sticker {b.sticker}" if b.tag == "read" and b.sticker is not None
-                else f"a {b.owner} ring")
+                else f"a ring in {b.owner}'s colour")
         r.misread = (f"the camera read {what} in {cell}, which the rules rule out: "
                      "taken as a misread",)
         return r
@@ -280,7 +280,7 @@ class Reconciler:
             if ref:
                 return ref
             return f"a base with unknown sticker {b.sticker}"
-        return f"a {b.owner} base" if b.owner else "a base"
+        return f"one of {b.owner}'s bases" if b.owner else "a base"
 
     @staticmethod
     def _refusal(state: State, ref: str, dest: str) -> str:

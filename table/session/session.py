@@ -42,6 +42,7 @@ from . import prompts
 from .reconcile import Explanation, Reconciler
 from .setup import Setup
 from .storage import REPLAYED_KINDS, GameLog, StorageError
+from .wording import Words
 
 HISTORY_SHOWN = 200
 MAX_TEXT = 200  # characters of any text field in a command (an action is ~40)
@@ -93,6 +94,7 @@ class Session:
         self.setup = setup
         self.game = setup.build_game(catalog)
         self.reconciler = Reconciler(setup.sticker_map())
+        self.words = Words(self.game, setup.names)
         self.log = log
         self.game_id = game_id
         self.origin: State = self.game.new_state()  # where the game's operations start
@@ -140,7 +142,7 @@ class Session:
                     ops.pop()
             elif e.kind in REPLAYED_KINDS:
                 ops.append(_Op(e.kind, e.body))
-            s.history.append(e.to_dict())
+            s.history.append(s.words.entry(e.to_dict()))
         try:
             s.state = s._replay(ops)
         except (RulesError, NotationError, KeyError) as err:
@@ -193,7 +195,7 @@ class Session:
             self._seq += 1
             entry = {"seq": self._seq, "time": round(time.time(), 3),
                      "kind": kind, "source": source, **body}
-        self.history.append(entry)
+        self.history.append(self.words.entry(entry))
         if len(self.history) > HISTORY_SHOWN * 2:
             del self.history[:HISTORY_SHOWN]
 
@@ -239,6 +241,8 @@ class Session:
 
     def _set_desync(self, lines: list[str] | None, out: list[SessionEvent],
                     source: str = "camera") -> None:
+        if lines:
+            lines = [self.words.humanize(line) for line in lines]
         if lines == self.desync:
             return
         was = self.desync
@@ -256,7 +260,7 @@ class Session:
     # -- public: what the table should do -----------------------------------------------------
     def prompt(self) -> prompts.Prompt:
         with self._lock:
-            return prompts.build(self.state, self.init_dice)
+            return prompts.build(self.state, self.init_dice, self.words)
 
     def dice_needed(self) -> tuple[prompts.DiceNeed, ...]:
         with self._lock:
@@ -268,10 +272,14 @@ class Session:
             s = self.state
             g = self.game
             names = g.board.cell_names
+            c_ = s.combat
+            to_place = {gid for gid, _ in c_.to_place} if c_ is not None else set()
+            at_risk = set(c_.pending_outcome) if c_ is not None else set()
             minis = []
             for m in g.minis:
                 c = s.cell[m.gid]
-                entry = {"ref": m.ref, "name": m.d.name, "player": m.player,
+                entry = {"ref": m.ref, "name": m.d.name, "label": self.words.mini(m.ref),
+                         "player": m.player,
                          "kind": m.d.kind.value, "zone": s.zone[m.gid].value,
                          "cell": names[c] if c >= 0 else None, "damage": s.damage[m.gid],
                          "cost": m.d.cost}
@@ -280,6 +288,10 @@ class Session:
                                  life=stats.life(s, m.gid), engaged=s.is_engaged(m.gid))
                 if m.gid in self.lingering and c < 0:
                     entry["take_off_from"] = self.lingering[m.gid]
+                if m.gid in to_place:
+                    entry["disrupted"] = True  # off the map until its placement
+                if m.gid in at_risk:
+                    entry["at_risk"] = True  # to be disrupted or destroyed
                 minis.append(entry)
             return {
                 "game_id": self.game_id,
@@ -299,7 +311,13 @@ class Session:
                 "history": self.history[-HISTORY_SHOWN:],
                 "board": None if self.last_obs is None else self.last_obs.to_dict(),
                 "can_undo": bool(self.ops),
+                "undo_label": self._op_text(self.ops[-1]) if self.ops else None,
             }
+
+    def _op_text(self, op: _Op) -> str:
+        if op.kind == "action":
+            return self.words.action(op.body["action"])
+        return "correction: " + self.words.correction(op.body)
 
     def _map(self) -> dict[str, Any]:
         b = self.game.board
@@ -345,7 +363,8 @@ class Session:
             try:
                 handlers[do](cmd, source, out)
             except RulesError as e:
-                raise CommandError(f"refused by the rules: {e}") from None
+                raise CommandError(f"refused by the rules: {self.words.humanize(str(e))}") \
+                    from None
             except NotationError as e:
                 raise CommandError(str(e)) from None
         return out
@@ -417,7 +436,7 @@ class Session:
         player = _player(cmd.get("player"))
         prop = prompts.proposal(self.state)
         if prop is None or getattr(prop, "player", None) != player:
-            who = prompts.build(self.state, self.init_dice).player
+            who = prompts.build(self.state, self.init_dice, self.words).player
             raise CommandError(f"nothing for {player} to confirm now"
                                + (f" (waiting for {who})" if who and who != player else ""))
         self._play(prop, source, out)
@@ -710,6 +729,7 @@ class Session:
         self._emit(out, "health", part=part, ok=ok, message=message)
 
     def _warn(self, out: list[SessionEvent], message: str) -> None:
+        message = self.words.humanize(message)
         self._record("warning", {"message": message}, "session")
         self._emit(out, "warning", message=message)
 

@@ -87,6 +87,9 @@ class Setup:
             if not isinstance(names, list) or len(names) > MAX_WARBAND_ENTRIES or not all(
                     isinstance(n, str) and 0 < len(n) <= 80 for n in names):
                 raise SetupFormatError(f"warbands.{p}: a list of miniature names")
+            if not names:
+                raise SetupFormatError(f"warbands.{p} is empty: each player needs at least "
+                                       "one miniature")
             warbands[p] = tuple(names)
         names_ = d.get("names", {"p1": "Player 1", "p2": "Player 2"})
         colors = d.get("colors", DEFAULT_COLORS)

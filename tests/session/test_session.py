@@ -132,8 +132,9 @@ def test_an_illegal_move_is_a_desync_naming_the_rule_and_the_fix() -> None:
     assert "desync" in [e.kind for e in events]
     assert s.state.key() == before
     assert len(s.desync) == 1
-    assert s.desync[0].startswith("p1#0 cannot go to c3") and "put it back on c2" in s.desync[0]
-    assert "p1 already has 4 creatures in c3" in s.desync[0]
+    assert s.desync[0].startswith("Player 1's Brute 1 cannot go to c3")
+    assert "put it back on c2" in s.desync[0]
+    assert "Player 1 already has 4 creatures in c3" in s.desync[0]
     # Putting it back clears the desync; nothing was played.
     events = s.observe(seen(s.state))
     assert [e.kind for e in events][-1] == "resync" and s.desync is None
@@ -143,14 +144,14 @@ def test_an_illegal_move_is_a_desync_naming_the_rule_and_the_fix() -> None:
 def test_a_move_two_cells_away_is_refused() -> None:
     s = shift_position()
     s.observe(seen(s.state, hide={"p1#1"}, extra={"d4": [base("p1", 1)]}))
-    assert s.desync and s.desync[0].startswith("p1#1 cannot go to d4: ")
+    assert s.desync and s.desync[0].startswith("Player 1's Scout cannot go to d4: ")
     assert s.desync[0].endswith("put it back on d2")
 
 
 def test_an_unexpected_base_is_named() -> None:
     s = shift_position()
     s.observe(seen(s.state, extra={"e5": [base("p2")]}))
-    assert s.desync == ["a p2 base in e5 should not be there; take it off e5"]
+    assert s.desync == ["one of Player 2's bases in e5 should not be there; take it off e5"]
 
 
 def test_a_hand_typed_action_clears_a_desync_when_it_explains_the_board() -> None:
@@ -193,14 +194,14 @@ def test_initiative_from_the_box_and_a_tie_rolls_again() -> None:
     s.observe(seen(s.state))
     ev = lambda p, f: DeviceEvent("roll", 0.0, p, roll_kind="init", faces=(f,))  # noqa: E731
     s.device(ev("p1", 4))
-    assert s.prompt().text.startswith("turn 1: roll initiative (p2 to roll; p1 rolled 4)")
+    assert s.prompt().text.startswith("turn 1: roll initiative (Bob to roll; Ann rolled 4)")
     out = s.device(ev("p2", 4))
     assert any(e.kind == "warning" and "again" in e.data["message"] for e in out)
     assert s.state.phase is Phase.INITIATIVE and not s.init_dice
     s.device(ev("p1", 5))
     s.device(ev("p2", 3))
     assert s.state.phase is Phase.SPAWN
-    assert s.prompt().text.startswith("p1: spawn phase, ")  # the higher roll goes first
+    assert s.prompt().text.startswith("Ann: spawn phase, ")  # the higher roll goes first
 
 
 def test_spawn_prompt_lists_points_and_cells() -> None:
@@ -209,8 +210,11 @@ def test_spawn_prompt_lists_points_and_cells() -> None:
     s.command({"do": "initiative", "player": "p2", "die": 5})
     p = s.prompt()
     assert p.player == "p2" and p.step == "spawn"
-    assert p.text.startswith("p2: spawn phase, ") and "legal cells a5" in p.text
-    assert p.proposal == "p2 end"
+    assert p.text.startswith("Bob: spawn phase, ") and "spawn into a5" in p.text
+    assert p.proposal == "p2 end" and p.proposal_label == "end Bob's spawn phase"
+    spawns = [c for c in p.choices if " spawn " in c["action"]]
+    assert spawns[0]["label"].startswith("Bob: spawn ") and "(cost " in spawns[0]["label"]
+    assert spawns[0]["cells"] == ["a5"] and spawns[0]["minis"][0].startswith("p2#")
 
 
 def test_attack_dice_come_from_the_box_and_the_count_is_told() -> None:
@@ -219,9 +223,9 @@ def test_attack_dice_come_from_the_box_and_the_count_is_told() -> None:
     s.device(DeviceEvent("button", 0.0, "p1", button="strike"))
     need = s.dice_needed()
     assert [d.to_dict() for d in need] == [{"player": "p1", "kind": "attack", "n": 4}]
-    assert s.prompt().text == "p1: roll 4 attack dice for the fight in c3"
+    assert s.prompt().text == "Player 1: roll 4 attack dice for the fight in c3"
     out = s.device(DeviceEvent("roll", 0.0, "p2", roll_kind="attack", faces=(1, 1, 1, 1)))
-    assert any("p1's roll" in e.data.get("message", "") for e in out)
+    assert any("Player 1's roll" in e.data.get("message", "") for e in out)
     s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="attack", faces=(3, 3, "miss", 1)))
     assert s.state.combat is not None and s.state.combat.attack.damage_left == 7
 
@@ -321,13 +325,14 @@ def test_a_ring_read_in_the_other_colour_is_a_misread_once_not_twice() -> None:
     out = s.observe(seen(s.state, hide={"p1#3"}, extra={"c3": [base("p2")]}))
     assert s.desync is None and s.state.key() == before
     assert [e.data["message"] for e in out if e.kind == "warning"] == [
-        "the camera read a p2 ring in c3, which the rules rule out: taken as a misread"]
+        "the camera read a ring in Player 2's colour in c3, which the rules rule out: "
+        "taken as a misread"]
     # A button pressed while the misreading stands is judged the same way: no desync.
     s.command({"do": "ready", "player": "p1"})
     assert s.desync is None and s.history[-1]["kind"] != "desync"
     # Two such bases are not one misreading.
     s.observe(seen(s.state, hide={"p1#3", "p1#4"}, extra={"c3": [base("p2"), base("p2")]}))
-    assert s.desync and any("p2 base in c3" in line for line in s.desync)
+    assert s.desync and any("Player 2's bases in c3" in line for line in s.desync)
 
 
 def test_two_contradicting_stickers_are_a_swap_not_a_misread() -> None:
@@ -335,7 +340,7 @@ def test_two_contradicting_stickers_are_a_swap_not_a_misread() -> None:
     # p1#1 (d2) and p1#5 (c3) swapped places: diagonal cells, no legal reading.
     s.observe(seen(s.state, hide={"p1#1", "p1#5"},
                    extra={"d2": [base("p1", 5)], "c3": [base("p1", 1)]}))
-    assert s.desync and any("p1#5" in line for line in s.desync)
+    assert s.desync and any("Player 1's Twin" in line for line in s.desync)
 
 
 def test_a_person_overrules_a_stubborn_misreading_until_the_cell_changes() -> None:
@@ -402,7 +407,7 @@ def test_a_big_attack_is_rolled_in_parts() -> None:
     s.command({"do": "strike", "player": "p1"})
     out = s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="attack", faces=(1, "miss", 1)))
     assert not [e for e in out if e.kind == "warning"]
-    assert s.prompt().text == "p1: roll 1 attack die for the fight in c3"
+    assert s.prompt().text == "Player 1: roll 1 attack die for the fight in c3"
     s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="attack", faces=(3,)))
     assert s.state.combat is not None and s.state.combat.attack.damage_left == 5
 

@@ -123,7 +123,7 @@ def test_new_game_from_the_setup_page(client, services: TableServices) -> None:
     assert r.status_code == 201
     assert services.session.game_id == r.get_json()["game_id"]
     assert client.get("/api/state").get_json()["setup"]["names"]["p2"] == "Bob"
-    r = post(client, "/api/games", {"warbands": {"p1": ["Nobody Knows"], "p2": []}})
+    r = post(client, "/api/games", {"warbands": {"p1": ["Nobody Knows"], "p2": ["Iron Thug"]}})
     assert r.status_code == 400 and "Nobody Knows" in r.get_json()["error"]
 
 
@@ -174,7 +174,7 @@ def test_the_stream_sends_session_events(services: TableServices, session: Sessi
     assert next(gen).startswith("retry: 2000\nevent: hello")
     session.command({"do": "initiative", "player": "p1", "die": 3})
     chunks = [next(gen) for _ in range(2)]
-    assert any("event: prompt" in c and "p1 rolled 3" in c for c in chunks)
+    assert any("event: prompt" in c and "Ann rolled 3" in c for c in chunks)
     stop.set()
 
 

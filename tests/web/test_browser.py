@@ -87,7 +87,7 @@ def test_a_short_game_through_the_dashboard(table, page: Page) -> None:
         while "p1" not in session.init_dice and time.monotonic() < end:
             time.sleep(0.02)
         p1_die = session.init_dice["p1"]
-        expect(prompt).to_contain_text(f"p1 rolled {p1_die}")
+        expect(prompt).to_contain_text(f"Ann rolled {p1_die}")
         p2_die = 6 if p1_die != 6 else 5
         with page.expect_response("**/api/command"):
             page.click(f'button[data-init="p2"][data-die="{p2_die}"]')
@@ -100,15 +100,16 @@ def test_a_short_game_through_the_dashboard(table, page: Page) -> None:
     action = A.Spawn(*spawn.split()[0:1], *spawn.split()[2:4])  # type: ignore[call-arg]
     players.put(players.physical(action.mini), action.cell)
     expect(page.locator(f'#board g.mini[data-ref="{action.mini}"]')).to_have_count(1)
-    expect(page.locator("#history")).to_contain_text(spawn)
+    expect(page.locator("#history")).to_contain_text(session.words.action(spawn))
     shot(page, "02-board-after-spawn")
     # Ready on the dashboard (the Enter key) ends the phase.
     page.keyboard.press("Enter")
-    expect(prompt).to_contain_text(f"{'p2' if first == 'p1' else 'p1'}: spawn phase")
+    expect(prompt).to_contain_text(f"{'Bob' if first == 'p1' else 'Ann'}: spawn phase")
     # History tab: the camera's move and its source are listed; undo is offered.
     page.click("button.tab[data-tab=history]")
-    expect(page.locator("#history li[data-kind=action]").first).to_contain_text("end")
+    expect(page.locator("#history li[data-kind=action]").first).to_contain_text("done")
     expect(page.locator("#undo")).to_be_enabled()
+    expect(page.locator("#undo")).to_contain_text("Undo: ")
     shot(page, "03-history")
     # A move against the rules puts up the desync banner with what to put back.
     page.click("button.tab[data-tab=table]")
@@ -166,16 +167,45 @@ def test_the_combat_helper_shows_what_damage_would_do(tmp_path: Path, page: Page
         expect(helper.locator("button", has_text="2: disrupts")).to_have_count(1)
         shot(page, "07-combat-helper")
         helper.locator("button", has_text="2: disrupts").click()
-        expect(page.locator("#prompt")).to_contain_text("put disrupted p2#0 in an empty cell")
+        expect(page.locator("#prompt")).to_contain_text(
+            "Player 1: put disrupted Player 2's Scout in an empty cell (tap one on the board)")
+        # The board is clickable: a cell picks the choices that involve it.
+        page.click('#board g.cell[data-cell="b2"]')
+        options = page.locator("#options .options button")
+        expect(options).to_have_count(1)
+        expect(options).to_have_text("Player 1: put Player 2's Scout in b2")
+        expect(page.locator("#cell-info")).to_contain_text("In b2")
+        shot(page, "07b-placing-by-tapping-a-cell")
+        options.click()
+        expect(page.locator('#board g.cell[data-cell="b2"] g.mini')).to_have_count(1)
+        assert session.state.cell[session.game.gid("p2#0")] == session.game.board.index("b2")
     finally:
         server.stop()
 
 
-@pytest.mark.parametrize("screen,size", [("phone", (390, 844)), ("tablet", (820, 1180)),
-                                         ("tv", (1920, 1080))])
+def midgame(tmp_path: Path) -> Session:
+    """The rulebook's warbands mid-game: a fight in c3 with five long-named miniatures,
+    a damaged creature, locations and creatures elsewhere."""
+    from table.dreamblade import Phase
+    from tests.rules.helpers import position
+
+    setup = _sample_setup()
+    state = position(setup.warbands, {"p1#15": "c3", "p1#14": "c3", "p1#7": "c3",
+                                      "p2#9": "c3", "p2#13": "c3", "p1#4": "b2", "p1#1": "e1",
+                                      "p2#8": "d4", "p2#5": "a5", "p2#3": "b4"},
+                     phase=Phase.ACTION, active="p1", turn=3, turns_won=(1, 1))
+    state.damage[state.game.gid("p1#4")] = 1
+    state.damage[state.game.gid("p2#9")] = 2
+    session = Session.new(setup, GameLog(tmp_path / "games.db"))
+    session.start_from(state)
+    return session
+
+
+@pytest.mark.parametrize("screen,size", [("phone", (390, 844)), ("laptop", (1280, 800)),
+                                         ("tablet", (820, 1180)), ("tv", (1920, 1080))])
 def test_the_dashboard_fits_phones_tablets_and_tvs(tmp_path: Path, screen: str,
                                                    size: tuple[int, int]) -> None:
-    session = Session.new(_sample_setup(), GameLog(tmp_path / "games.db"))
+    session = midgame(tmp_path)
     server = Server(create_app(TableServices(session)), "127.0.0.1", 0).start()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     try:
@@ -183,7 +213,22 @@ def test_the_dashboard_fits_phones_tablets_and_tvs(tmp_path: Path, screen: str,
             browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
             pg = browser.new_page(viewport={"width": size[0], "height": size[1]})
             pg.goto(server.url)
-            expect(pg.locator("#prompt")).to_contain_text("roll initiative")
+            expect(pg.locator("#prompt")).to_contain_text("Ann: action phase 1")
+            # What can be done is on the first screen, not under the board and reserves.
+            options = pg.locator("#options").bounding_box()
+            assert options is not None and options["y"] < size[1] * 0.75, options
+            # Names on the board read from arm's length: chip text at least 12 px tall
+            # on a phone (it was 7 px), a damage badge, the engaged cell said in words.
+            chip = pg.locator('#board g.cell[data-cell="c3"] g.mini text').first.bounding_box()
+            assert chip is not None and chip["height"] >= (12 if screen == "phone" else 11)
+            expect(pg.locator('#board g.mini[data-ref="p1#4"] circle')).to_have_count(1)
+            expect(pg.locator('#board g.cell[data-cell="c3"]')).to_contain_text("engaged")
+            # Full names on demand: a tap on the cell lists them.
+            pg.click('#board g.cell[data-cell="c3"]')
+            expect(pg.locator("#cell-info")).to_contain_text("Ann's Windborne Blademaster")
+            expect(pg.locator("#cell-info")).to_contain_text("Bob's Faceless Stalker — 2 damage")
+            pg.click('#board g.cell[data-cell="c3"]')  # tap again: closed
+            expect(pg.locator("#cell-info")).to_be_hidden()
             # Nothing sticks out sideways (a page that scrolls sideways hides the tabs).
             width = pg.evaluate("document.documentElement.scrollWidth")
             assert width <= size[0], f"{screen}: the page is {width} px wide"
@@ -195,7 +240,7 @@ def test_the_dashboard_fits_phones_tablets_and_tvs(tmp_path: Path, screen: str,
             assert board is not None
             if screen == "tv":  # across the table, the board takes the screen's height
                 assert board["height"] >= 0.75 * size[1], f"board {board['height']:.0f} px high"
-            pg.screenshot(path=str(ARTIFACTS / f"screen-{screen}.png"))
+            pg.screenshot(path=str(ARTIFACTS / f"screen-{screen}.png"), full_page=True)
             browser.close()
     finally:
         server.stop()
@@ -220,8 +265,16 @@ def test_a_new_game_from_the_setup_page_with_catalog_picks(tmp_path: Path, page:
             page.click(f'#catalog button[data-add="{name}"]')
         expect(page.locator('textarea[name="p2wb"]')).to_have_value(
             "Spellbound Scissors\nRunetagged Brawler\nPearlthorn Castle")
+        asked: list[str] = []
+
+        def answer(d) -> None:  # uneven warbands (16 and 3) are asked about first
+            asked.append(d.message)
+            d.accept()
+
+        page.once("dialog", answer)
         page.click('#setup button[type="submit"]')
         expect(page.locator("#prompt")).to_contain_text("roll initiative")
+        assert asked and "uneven" in asked[0] and "Dev 3" in asked[0]
         expect(page.locator("#zones")).to_contain_text("Dev")
         assert services.session.game_id != session.game_id
         assert services.session.setup.names == {"p1": "Cleo", "p2": "Dev"}

@@ -1,16 +1,21 @@
 // The dashboard: renders /api/state, refreshes it when the server pushes an event (SSE),
 // and sends every click as a command to /api/command. No framework: one file, no build.
+// Everything drawn from the server goes through esc() or safeColor(): names, labels and
+// messages are text, never markup.
 "use strict";
 
 const csrf = document.querySelector('meta[name="csrf-token"]').content;
 let snap = null;
 let faces = [];
 let refreshTimer = null;
-let lastWarning = null;
+let selected = null; // {cell} or {mini}: what a click on the board picked
+let undoArmed = null; // the undo waiting for its second press: [label, timer]
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g,
   (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+// Colours go into SVG attributes: only #rrggbb ever does (the server checks too).
+const safeColor = (c) => (/^#[0-9a-fA-F]{6}$/.test(c) ? c : "#888888");
 
 async function post(url, body) {
   const r = await fetch(url, {
@@ -27,13 +32,14 @@ async function post(url, body) {
 const command = (cmd) => post("/api/command", cmd);
 
 function showWarning(text) {
-  lastWarning = text;
   const w = $("warning");
   w.textContent = text;
   w.hidden = false;
   clearTimeout(showWarning.t);
-  showWarning.t = setTimeout(() => { w.hidden = true; }, 8000);
+  showWarning.t = setTimeout(clearWarning, 8000);
 }
+
+function clearWarning() { $("warning").hidden = true; }
 
 function scheduleRefresh(delay = 80) {
   clearTimeout(refreshTimer);
@@ -56,6 +62,9 @@ function connect() {
   for (const k of kinds) {
     es.addEventListener(k, (e) => {
       if (k === "warning") showWarning(JSON.parse(e.data).message);
+      // A step forward makes an older warning stale: it spoke of what came before.
+      if (k === "action" || k === "undo" || k === "correction") clearWarning();
+      if (k === "game") selected = null;
       scheduleRefresh();
     });
   }
@@ -65,21 +74,51 @@ function connect() {
   es.onopen = () => { document.body.dataset.stream = "up"; };
 }
 
-// -- rendering ---------------------------------------------------------------------------
-// Colours go into SVG attributes: only #rrggbb ever does (the server checks too).
-const safeColor = (c) => (/^#[0-9a-fA-F]{6}$/.test(c) ? c : "#888888");
+// -- words ---------------------------------------------------------------------------------
+const playerName = (p) => esc((snap.setup.names || {})[p] || p);
+const miniOf = (ref) => snap.minis.find((m) => m.ref === ref);
+const boxOk = () => Boolean((snap.health || {}).box && snap.health.box.ok);
+
 function colors() {
   const c = snap.setup.colors || {};
   return { p1: safeColor(c.p1), p2: safeColor(c.p2) };
 }
 
+// A name that fits a chip: whole words while they fit, the full name in a tooltip.
+function fitName(name, room) {
+  if (name.length <= room) return name;
+  let out = "";
+  for (const word of name.split(" ")) {
+    if ((out + " " + word).trim().length > room - 1) break;
+    out = (out + " " + word).trim();
+  }
+  return (out || name.slice(0, room - 1)) + "…";
+}
+
+function describeMini(m, withOwner = true) {
+  const who = withOwner ? `${playerName(m.player)}'s ` : "";
+  let text = `<b class="${esc(m.player)}">${who}${esc(m.label)}</b>`;
+  if (m.kind === "creature") {
+    text += ` — ${m.damage} damage of ${m.life} life, defense ${m.defense}, power ${m.power}`;
+  } else text += " — location";
+  const states = [];
+  if (m.engaged) states.push("engaged");
+  if (m.at_risk) states.push("to be disrupted or destroyed");
+  if (m.disrupted) states.push("disrupted: to be placed");
+  if (states.length) text += ` <span class="state">(${states.join(", ")})</span>`;
+  return text;
+}
+
+// -- rendering ---------------------------------------------------------------------------
 function render() {
   if (!snap) return;
   document.body.dataset.gameId = snap.game_id ?? "";
+  if (selected && selected.mini && !miniOf(selected.mini)) selected = null;
   renderPrompt();
   renderBanners();
   renderHealth();
   renderBoard();
+  renderCellInfo();
   renderZones();
   renderScore();
   renderDice();
@@ -87,8 +126,9 @@ function render() {
   renderOptions();
   renderHistory();
   $("follow").checked = snap.follow_camera;
-  $("staff-state").textContent = snap.staff_login
-    ? (snap.staff ? "staff: logged in" : "staff: not logged in") : "no PIN needed on this table";
+  $("login").hidden = !snap.staff_login || snap.staff;
+  $("staff-state").textContent = !snap.staff_login ? "This table needs no staff PIN."
+    : snap.staff ? "Staff: logged in." : "Staff: log in with the admin PIN to change the game.";
 }
 
 function renderPrompt() {
@@ -123,9 +163,9 @@ function renderCameraStats() {
   const parts = [];
   if (h) parts.push(`<p class="${h.ok ? "" : "bad"}">${esc(h.message)}</p>`);
   if (c) {
-    parts.push(`<p>${c.frames} frames seen, ${c.commits} boards committed` +
-      (c.detect_ms_median != null ? `, ${c.detect_ms_median} ms per frame (median)` : "") +
-      "</p>");
+    parts.push(`<p>${Number(c.frames)} frames seen, ${Number(c.commits)} boards committed` +
+      (c.detect_ms_median != null ? `, ${Number(c.detect_ms_median)} ms per frame (median)`
+        : "") + "</p>");
   }
   $("camera-stats").innerHTML = parts.join("") || "<p>No camera on this table.</p>";
 }
@@ -135,10 +175,21 @@ function renderHealth() {
   const h = snap.health || {};
   $("health").innerHTML = ["camera", "box"].map((part) => {
     const x = h[part];
-    if (!x) return `<span class="pill">${part}: …</span>`;
+    if (!x) return `<span class="pill">${part}: none</span>`;
     return `<span class="pill ${x.ok ? "ok" : "bad"}" title="${esc(x.message)}">` +
       `${part}: ${x.ok ? "ok" : esc(x.message)}</span>`;
   }).join("");
+}
+
+// The cells and miniatures the current choices involve: what a click can pick.
+function choosable() {
+  const cells = new Set();
+  const minis = new Set();
+  for (const c of snap.prompt.choices || []) {
+    c.cells.forEach((x) => cells.add(x));
+    c.minis.forEach((x) => minis.add(x));
+  }
+  return { cells, minis };
 }
 
 function renderBoard() {
@@ -150,95 +201,152 @@ function renderBoard() {
     if (mini.cell) (byCell[mini.cell] ||= []).push(mini);
   }
   const col = colors();
+  const can = choosable();
+  // On a small screen (a phone: the board ~370 px wide) fewer, larger chips: their text
+  // stays ~13 px tall; the cell's full list is one tap away.
+  const compact = svg.clientWidth > 0 && svg.clientWidth < 520;
+  const chip = compact ? { h: 25, gap: 2, font: 19, room: 10, max: 3 }
+    : { h: 19, gap: 2, font: 14, room: 15, max: 4 };
   let out = "";
   for (const [name, c] of Object.entries(m.cells)) {
     const x = c.column * cell;
     const y = (m.rows - c.row) * cell;
     const here = byCell[name] || [];
-    const engaged = here.some((a) => a.player === "p1" && a.kind === "creature") &&
-      here.some((a) => a.player === "p2" && a.kind === "creature");
+    const engaged = here.some((a) => a.engaged);
+    const picked = selected && (selected.cell === name ||
+      (selected.mini && miniOf(selected.mini)?.cell === name));
     const fill = c.portal ? col[c.portal] + "55" : engaged ? "#5a1f1f" : "#1c232b";
-    out += `<g class="cell" data-cell="${esc(name)}" aria-label="cell ${esc(name)}">`;
-    out += `<rect x="${x + 2}" y="${y + 2}" width="${cell - 4}" height="${cell - 4}" rx="8"
-      fill="${fill}" stroke="${engaged ? "#ff4d4d" : "#3a4654"}" stroke-width="${engaged ? 4 : 2}"/>`;
-    out += `<text x="${x + 8}" y="${y + 22}" font-size="18" fill="#9fb0c0">${esc(name)}</text>`;
+    const cls = ["cell", can.cells.has(name) ? "choosable" : "", picked ? "picked" : ""];
+    out += `<g class="${cls.join(" ")}" data-cell="${esc(name)}" role="button" ` +
+      `aria-label="cell ${esc(name)}${here.length ? ": " + here.map((a) =>
+        esc(`${snap.setup.names[a.player] || a.player}'s ${a.label}`)).join(", ") : ""}">`;
+    out += `<rect class="cell-bg" x="${x + 2}" y="${y + 2}" width="${cell - 4}" ` +
+      `height="${cell - 4}" rx="8" fill="${fill}" stroke-width="${engaged ? 4 : 2}" ` +
+      `stroke="${engaged ? "#ff4d4d" : "#3a4654"}"/>`;
+    out += `<text x="${x + 8}" y="${y + 21}" font-size="17" fill="${engaged ? "#ff8080"
+      : "#9fb0c0"}">${esc(name)}${engaged ? " ⚔" : ""}</text>`;
+    if (engaged) out += "<title>engaged: creatures of both players fight here</title>";
     let sx = x + cell - 8;
     for (const p of ["p2", "p1"]) {
       const v = c.scoring[p];
       if (v) {
-        out += `<text x="${sx}" y="${y + 22}" font-size="20" font-weight="800" text-anchor="end"
-          fill="${col[p]}">${v}</text>`;
+        out += `<text x="${sx}" y="${y + 22}" font-size="20" font-weight="800" ` +
+          `text-anchor="end" fill="${col[p]}">${Number(v)}</text>`;
         sx -= 22;
       }
     }
-    here.slice(0, 6).forEach((mini, i) => {
-      const yy = y + 34 + i * 13.5;
-      const label = mini.name.length > 13 ? mini.name.slice(0, 12) + "…" : mini.name;
-      const dmg = mini.damage ? ` ✖${mini.damage}` : "";
-      out += `<g class="mini" data-ref="${esc(mini.ref)}"><rect x="${x + 6}" y="${yy - 11}"
-        width="${cell - 12}" height="13" rx="3" fill="${col[mini.player]}"/>
-        <text x="${x + 9}" y="${yy}" font-size="11" font-weight="700" fill="#000">${esc(
-          label)}${dmg}</text></g>`;
+    const shown = here.length > chip.max ? here.slice(0, chip.max - 1) : here;
+    shown.forEach((mini, i) => {
+      const yy = y + 27 + i * (chip.h + chip.gap);
+      const pick = selected && selected.mini === mini.ref;
+      const dmg = mini.damage ? 1 : 0;
+      out += `<g class="mini${pick ? " picked" : ""}${can.minis.has(mini.ref) ? " choosable" : ""}" ` +
+        `data-ref="${esc(mini.ref)}" role="button"><title>${esc(
+          `${snap.setup.names[mini.player] || mini.player}'s ${mini.label}` +
+          (mini.kind === "creature" ? ` (${mini.damage}/${mini.life} damage)` : ""))}</title>` +
+        `<rect x="${x + 5}" y="${yy}" width="${cell - 10}" height="${chip.h}" rx="4" ` +
+        `fill="${col[mini.player]}" stroke="${mini.disrupted || mini.at_risk ? "#fff" : "none"}" ` +
+        `stroke-dasharray="${mini.disrupted ? "4 3" : "none"}" stroke-width="2"/>` +
+        chipText(fitName(mini.label, chip.room - 3 * dmg), x + 9, yy + chip.h * 0.74,
+          chip.font, cell - 18 - (dmg ? chip.h : 0));
+      if (dmg) {  // damage at a glance: a red badge with the count
+        const r = chip.h / 2;
+        out += `<circle cx="${x + cell - 5 - r}" cy="${yy + r}" r="${r}" fill="#b00020"/>` +
+          `<text x="${x + cell - 5 - r}" y="${yy + r * 1.45}" font-size="${chip.font}" ` +
+          `font-weight="800" text-anchor="middle" fill="#fff">${Number(mini.damage)}</text>`;
+      }
+      out += "</g>";
     });
-    if (here.length > 6) {
-      out += `<text x="${x + 8}" y="${y + cell - 6}" font-size="12" fill="#fff">+${
-        here.length - 6} more</text>`;
+    if (here.length > shown.length) {
+      out += `<text x="${x + 8}" y="${y + cell - 7}" font-size="${compact ? 19 : 15}" ` +
+        `font-weight="700" fill="#fff">+${here.length - shown.length} more</text>`;
     }
     out += "</g>";
   }
   svg.setAttribute("viewBox", `0 0 ${m.columns * cell} ${m.rows * cell}`);
   svg.innerHTML = out;
-  svg.setAttribute("aria-label", "The dreamscape: " + Object.entries(byCell).map(
-    ([c, ms]) => `${c}: ${ms.map((x) => `${x.player} ${x.name}`).join(", ")}`).join("; "));
+}
+
+// A chip's label, squeezed to its room when the font's glyphs run wide.
+function chipText(text, x, y, font, room) {
+  const squeeze = text.length * font * 0.66 > room
+    ? ` textLength="${room}" lengthAdjust="spacingAndGlyphs"` : "";
+  return `<text x="${x}" y="${y}" font-size="${font}" font-weight="700" fill="#000"${squeeze}>` +
+    `${esc(text)}</text>`;
+}
+
+function renderCellInfo() {
+  const el = $("cell-info");
+  if (!selected) { el.hidden = true; return; }
+  const mini = selected.mini ? miniOf(selected.mini) : null;
+  const cellName = selected.cell || (mini && mini.cell);
+  let html;
+  if (cellName) {
+    const here = snap.minis.filter((m) => m.cell === cellName);
+    html = `<h2>In ${esc(cellName)}</h2>` + (here.length
+      ? "<ul>" + here.map((m) => `<li class="${m.ref === selected.mini ? "picked" : ""}">` +
+        `<button type="button" class="linkish" data-pick="${esc(m.ref)}">` +
+        `${describeMini(m)}</button></li>`).join("") + "</ul>"
+      : "<p>Empty.</p>");
+  } else {
+    html = `<h2>${esc(mini.zone)}</h2><p>${describeMini(mini)}</p>`;
+  }
+  el.innerHTML = html + `<button type="button" data-unpick>Close</button>`;
+  el.hidden = false;
 }
 
 function renderZones() {
   const zone = (p, z) => snap.minis.filter((m) => m.player === p && m.zone === z);
   $("zones").innerHTML = ["p1", "p2"].map((p) => {
-    const name = esc(snap.setup.names[p]);
-    const list = (z) => zone(p, z).map((m) => esc(m.name)).join(", ") || "—";
-    return `<div><b class="${p}">${name}</b><br>reserves: ${list("reserves")}<br>` +
-      `graveyard: ${list("graveyard")}</div>`;
+    const list = (z) => zone(p, z).map((m) => `<button type="button" class="chip ${esc(p)}` +
+      `${selected && selected.mini === m.ref ? " picked" : ""}" data-pick="${esc(m.ref)}">` +
+      `${esc(m.label)} <small>(${Number(m.cost)})</small></button>`).join(" ") || "—";
+    return `<div><b class="${esc(p)}">${playerName(p)}</b>` +
+      `<div class="zone">reserves: ${list("reserves")}</div>` +
+      `<div class="zone">graveyard: ${list("graveyard")}</div></div>`;
   }).join("");
 }
 
 function renderScore() {
   const s = snap.score;
   const st = snap.state;
-  const track = (p) => `<div class="track ${p}" aria-label="${p} has won ${s.turns_won[p]} turns">` +
-    Array.from({ length: 6 }, (_, i) => `<span class="${i < s.turns_won[p] ? "won" : ""}"></span>`)
-      .join("") + "</div>";
+  const track = (p) => `<div class="track ${p}" aria-label="${playerName(p)} has won ` +
+    `${Number(s.turns_won[p])} turns">` + Array.from({ length: 6 }, (_, i) =>
+    `<span class="${i < s.turns_won[p] ? "won" : ""}"></span>`).join("") + "</div>";
   const last = s.conquest.length ? s.conquest[s.conquest.length - 1] : null;
-  $("score").innerHTML = `<h2>Score · turn ${st.turn}</h2>` +
-    ["p1", "p2"].map((p) => `<div><b class="${p}">${esc(snap.setup.names[p])}</b> ` +
-      `<span class="big" data-turns-won="${p}">${s.turns_won[p]}</span> / 6${track(p)}</div>`)
-      .join("") +
-    (last ? `<div>last conquest (turn ${last.turn}): p1 ${last.points.p1} – p2 ${last.points.p2}` +
-      ` → ${last.winner || "tie"}</div>` : "") +
-    (s.winner ? `<div class="big" id="winner">${esc(snap.setup.names[s.winner])} wins!</div>` : "");
+  $("score").innerHTML = `<h2>Score · turn ${Number(st.turn)}</h2>` +
+    ["p1", "p2"].map((p) => `<div><b class="${p}">${playerName(p)}</b> ` +
+      `<span class="big" data-turns-won="${p}">${Number(s.turns_won[p])}</span> / 6` +
+      `${track(p)}</div>`).join("") +
+    (last ? `<div>last conquest (turn ${Number(last.turn)}): ${playerName("p1")} ` +
+      `${Number(last.points.p1)} – ${playerName("p2")} ${Number(last.points.p2)} → ` +
+      `${last.winner ? playerName(last.winner) : "tie"}</div>` : "") +
+    (s.winner ? `<div class="big" id="winner">${playerName(s.winner)} wins!</div>` : "");
 }
 
 function renderDice() {
   const p = snap.prompt;
   const el = $("dice");
-  if (!p.dice.length) { el.innerHTML = "<h2>Dice</h2>No roll needed now."; faces = []; return; }
+  el.hidden = !p.dice.length;
+  if (!p.dice.length) { el.innerHTML = ""; faces = []; return; }
   let html = "<h2>Dice</h2>";
+  const how = boxOk() ? "roll on the table box, or enter the roll here"
+    : "no table box: enter the roll here";
   for (const d of p.dice) {
-    const who = esc(snap.setup.names[d.player]);
-    html += `<div>Waiting for the box: <b class="${d.player}">${who}</b> rolls ` +
-      `<span class="big">${d.n}</span> ${p.step === "wail" ? "six-sided dice (Wail)"
-        : d.kind === "init" ? "initiative die" : "attack dice"}` +
-      " — or enter it here:</div>";
+    const what = p.step === "wail" ? "six-sided dice (Wail)"
+      : d.kind === "init" ? "initiative die" : "attack dice";
+    html += `<div><b class="${esc(d.player)}">${playerName(d.player)}</b> rolls ` +
+      `<span class="big">${Number(d.n)}</span> ${what}: ${how}</div>`;
     if (d.kind === "init") {
       html += `<div class="faces">` + [1, 2, 3, 4, 5, 6].map((f) =>
-        `<button data-init="${d.player}" data-die="${f}" aria-label="${d.player} rolled ${f}">${f}</button>`)
-        .join("") + "</div>";
+        `<button data-init="${esc(d.player)}" data-die="${f}" ` +
+        `aria-label="${playerName(d.player)} rolled ${f}">${f}</button>`).join("") + "</div>";
     } else {
       html += `<div class="faces">` + ["1", "2", "3", "miss", "blade"].map((f) =>
         `<button data-face="${f}">${f}</button>`).join("") +
-        `</div><div>entered: <b id="faces">${faces.join(" ") || "—"}</b> ` +
-        `<button data-roll="${d.player}" ${faces.length ? "" : "disabled"}>Submit roll</button>` +
-        ` <button data-clear-faces>Clear</button></div>`;
+        `</div><div>entered: <b id="faces">${esc(faces.join(" ")) || "—"}</b> ` +
+        `<button data-roll="${esc(d.player)}" ${faces.length ? "" : "disabled"}>` +
+        "Submit roll</button> <button data-clear-faces>Clear</button></div>";
     }
   }
   el.innerHTML = html;
@@ -249,11 +357,13 @@ function renderCombat() {
   const el = $("combat");
   if (!p.targets) { el.innerHTML = ""; el.hidden = true; return; }
   el.hidden = false;
-  let html = `<h2>Combat in ${esc(p.cell)}</h2><div>${p.damage_left} damage to assign</div>`;
+  let html = `<h2>Combat in ${esc(p.cell)}</h2><div>${Number(p.damage_left)} damage to ` +
+    "assign</div>";
   for (const t of p.targets) {
-    const name = snap.minis.find((m) => m.ref === t.mini)?.name || t.mini;
-    html += `<div><b>${esc(name)}</b> (${esc(t.mini)}) damage ${t.damage}, defense ${t.defense}, ` +
-      `life ${t.life}<br>`;
+    const m = miniOf(t.mini);
+    const name = m ? `${playerName(m.player)}'s ${esc(m.label)}` : esc(t.mini);
+    html += `<div class="target"><b>${name}</b>: damage ${Number(t.damage)}, defense ` +
+      `${Number(t.defense)}, life ${Number(t.life)}<br>`;
     for (let n = 1; n <= p.damage_left; n++) {
       const total = t.damage + n;
       const what = total >= t.life && total >= t.defense ? "destroy or disrupt"
@@ -269,37 +379,88 @@ function renderCombat() {
 function renderOptions() {
   const p = snap.prompt;
   let html = "<h2>What can be done</h2>";
-  if (p.proposal) {
-    html += `<p><button data-ready="${p.player}" class="ready" aria-keyshortcuts="Enter">` +
-      `Ready: ${esc(p.proposal)}</button></p>`;
+  if (p.step === "game_over") {
+    html += `<p>${snap.score.winner ? playerName(snap.score.winner) + " won." : ""}</p>` +
+      `<button data-new-game class="ready">New game: same players and warbands</button>` +
+      ` <button data-tab-go="setup">Other players or warbands…</button>`;
+    $("options").innerHTML = html;
+    $("options").hidden = false;
+    return;
   }
-  // Dice and damage have their own panels.
-  const shown = p.options.filter((o) => !/ (roll|damage|wail) /.test(o));
+  if (p.proposal) {
+    html += `<p><button data-ready="${esc(p.player)}" class="ready" ` +
+      `aria-keyshortcuts="Enter">Ready: ${esc(p.proposal_label || p.proposal)}</button></p>`;
+  }
+  // Dice and damage have their own cards.
+  let shown = (p.choices || []).filter((c) => !/ (roll|damage|wail) /.test(c.action));
+  if (selected) {
+    const cell = selected.cell || (miniOf(selected.mini) || {}).cell;
+    const picked = shown.filter((c) => (selected.mini && c.minis.includes(selected.mini)) ||
+      (cell && (c.cells.includes(cell) ||
+        c.minis.some((r) => (miniOf(r) || {}).cell === cell && !selected.mini))));
+    const what = selected.mini ? esc(miniOf(selected.mini)?.label || "") : esc(cell || "");
+    html += `<p class="filter">Choices for <b>${what}</b>: ${picked.length} of ${shown.length}` +
+      ` <button type="button" data-unpick>Show all</button></p>`;
+    shown = picked;
+  }
   if (shown.length) {
-    html += `<div class="options">` + shown.map((o) =>
-      `<button data-action="${esc(o)}">${esc(o)}</button>`).join("") + "</div>";
+    html += `<div class="options">` + shown.map((c) =>
+      `<button data-action="${esc(c.action)}" title="${esc(c.action)}">${esc(c.label)}</button>`)
+      .join("") + "</div>";
   }
   $("options").innerHTML = html;
+  // Nothing to choose here (initiative: the dice card asks): no empty card.
+  $("options").hidden = !shown.length && !p.proposal && !selected;
 }
 
 function renderHistory() {
-  $("history").innerHTML = snap.history.slice().reverse().slice(0, 80).map((h) => {
-    const text = h.action || h.message || (h.problems ? h.problems.join("; ") : "") ||
-      (h.kind === "correction" ? `${h.mini} → ${h.to}` : "") ||
-      (h.kind === "undo" ? `undid ${h.undone.action || h.undone.mini}` : "") ||
-      (h.kind === "die" ? `${h.player} rolled ${h.die}` : "") || "";
-    return `<li data-kind="${h.kind}"><b>${h.kind}</b> ${esc(text)}` +
-      `<span class="src">${esc(h.source || "")}</span></li>`;
-  }).join("");
-  $("undo").disabled = !snap.can_undo;
+  $("history").innerHTML = snap.history.slice().reverse()
+    .filter((h) => h.text).slice(0, 80).map((h) =>
+      `<li data-kind="${esc(h.kind)}"><b>${esc(h.kind)}</b> ${esc(h.text)}` +
+      `<span class="src">${esc(h.source || "")}</span></li>`).join("");
+  const undo = $("undo");
+  undo.disabled = !snap.can_undo;
+  undo.textContent = !snap.can_undo ? "Nothing to undo"
+    : undoArmed ? `Press again to undo: ${undoArmed[0]}`
+      : `Undo: ${snap.undo_label} (u)`;
+  undo.classList.toggle("armed", Boolean(undoArmed));
+}
+
+// Undo takes two presses: the first says what it would undo.
+function undoPressed() {
+  if (!snap || !snap.can_undo) return;
+  if (undoArmed && undoArmed[0] === snap.undo_label) {
+    clearTimeout(undoArmed[1]);
+    undoArmed = null;
+    command({ do: "undo" });
+    return;
+  }
+  if (undoArmed) clearTimeout(undoArmed[1]);
+  undoArmed = [snap.undo_label, setTimeout(() => { undoArmed = null; renderHistory(); }, 6000)];
+  showTab("history");
+  renderHistory();
+}
+
+function pick(what) {
+  const same = selected && ((what.cell && selected.cell === what.cell) ||
+    (what.mini && selected.mini === what.mini));
+  selected = same ? null : what;
+  render();
 }
 
 // -- input ------------------------------------------------------------------------------
 document.addEventListener("click", (e) => {
+  const miniEl = e.target.closest("#board g.mini");
+  if (miniEl) return pick({ mini: miniEl.dataset.ref });
+  const cellEl = e.target.closest("#board g.cell");
+  if (cellEl) return pick({ cell: cellEl.dataset.cell });
   const b = e.target.closest("button");
   if (!b) return;
   if (b.classList.contains("tab")) return showTab(b.dataset.tab);
-  if (b.dataset.action) return command({ do: "action", action: b.dataset.action });
+  if (b.dataset.tabGo) return showTab(b.dataset.tabGo);
+  if (b.dataset.pick) return pick({ mini: b.dataset.pick });
+  if ("unpick" in b.dataset) { selected = null; return render(); }
+  if (b.dataset.action) { selected = null; return command({ do: "action", action: b.dataset.action }); }
   if (b.dataset.ready) return command({ do: "ready", player: b.dataset.ready });
   if (b.dataset.init) return command({ do: "initiative", player: b.dataset.init,
                                        die: Number(b.dataset.die) });
@@ -310,10 +471,17 @@ document.addEventListener("click", (e) => {
     return command({ do: "roll", player: b.dataset.roll, faces: f });
   }
   if (b.dataset.choose) return command({ do: "choose", option: Number(b.dataset.choose) });
-  if (b.id === "undo") return command({ do: "undo" });
+  if (b.id === "undo") return undoPressed();
   if ("boardOk" in b.dataset) return command({ do: "board_ok" });
+  if ("newGame" in b.dataset) return rematch();
   if (b.id === "sample") return fillSample();
 });
+
+async function rematch() {
+  const s = snap.setup;
+  const r = await post("/api/games", { names: s.names, colors: s.colors, warbands: s.warbands });
+  if (r.ok) { selected = null; showTab("table"); }
+}
 
 $("follow").addEventListener("change", (e) => command({ do: "follow_camera", on: e.target.checked }));
 $("typed").addEventListener("submit", (e) => {
@@ -333,13 +501,24 @@ $("setup").addEventListener("submit", async (e) => {
   e.preventDefault();
   const f = e.target.elements;
   const lines = (t) => t.split("\n").map((s) => s.trim()).filter(Boolean);
+  const wb = { p1: lines(f.p1wb.value), p2: lines(f.p2wb.value) };
+  const msg = $("setup-msg");
+  const empty = ["p1", "p2"].filter((p) => !wb[p].length);
+  if (empty.length) {
+    msg.textContent = `${empty.map((p) => f[`${p}name`].value).join(" and ")}: ` +
+      "add at least one miniature to the warband.";
+    return;
+  }
+  if (wb.p1.length !== wb.p2.length && !window.confirm(
+    `The warbands are uneven: ${f.p1name.value} has ${wb.p1.length} miniatures, ` +
+    `${f.p2name.value} ${wb.p2.length}. Start anyway?`)) return;
   const r = await post("/api/games", {
     names: { p1: f.p1name.value, p2: f.p2name.value },
     colors: { p1: f.p1color.value, p2: f.p2color.value },
-    warbands: { p1: lines(f.p1wb.value), p2: lines(f.p2wb.value) },
+    warbands: wb,
   });
-  $("setup-msg").textContent = r.ok ? `Game ${r.data.game_id} started.` : r.data.error;
-  if (r.ok) showTab("table");
+  msg.textContent = r.ok ? `Game ${r.data.game_id} started.` : r.data.error;
+  if (r.ok) { selected = null; showTab("table"); }
 });
 
 async function fillSample() {
@@ -366,17 +545,18 @@ async function loadSetup() {
     fetch("/api/devices").then((r) => r.json()),
     fetch("/api/games").then((r) => r.json())]);
   $("catalog").innerHTML = cat.map((m) => `<li><button type="button" data-add="${esc(m.name)}" ` +
-    `aria-label="add ${esc(m.name)} (cost ${m.cost}) to the chosen warband">` +
-    `${esc(m.name)} (${m.cost})</button></li>`).join("");
+    `aria-label="add ${esc(m.name)} (cost ${Number(m.cost)}) to the chosen warband">` +
+    `${esc(m.name)} (${Number(m.cost)})</button></li>`).join("");
   $("camera-spec").value = dev.camera;
-  $("port").innerHTML = ["none", ...dev.ports.map((p) => p.device)].map((d) =>
-    `<option ${d === dev.port ? "selected" : ""}>${esc(d)}</option>`).join("");
+  $("port").innerHTML = [{ device: "none", description: "no table box" }, ...dev.ports]
+    .map((p) => `<option value="${esc(p.device)}" ${p.device === dev.port ? "selected" : ""}>` +
+      `${esc(p.device)}${p.description ? " — " + esc(p.description) : ""}</option>`).join("");
   $("games").innerHTML = games.map((g) => {
     const names = g.names ? `${esc(g.names.p1)} vs ${esc(g.names.p2)}` : "";
     const current = snap && g.id === snap.game_id;
-    return `<li>game ${g.id} · ${names} · ${esc(g.status)} · ${Number(g.entries)} entries ` +
-      (current ? "<b>(on the table)</b>" :
-        `<button data-resume="${g.id}">Resume game ${g.id}</button>`) + "</li>";
+    return `<li>game ${Number(g.id)} · ${names} · ${esc(g.status)} · ${Number(g.entries)} ` +
+      "entries " + (current ? "<b>(on the table)</b>" :
+        `<button data-resume="${Number(g.id)}">Resume game ${Number(g.id)}</button>`) + "</li>";
   }).join("") || "<li>no games yet</li>";
 }
 
@@ -400,18 +580,25 @@ document.addEventListener("click", async (e) => {
   const b = e.target.closest("button[data-resume]");
   if (!b) return;
   const r = await post(`/api/games/${b.dataset.resume}/resume`, {});
-  if (r.ok) showTab("table");
+  if (r.ok) { selected = null; showTab("table"); }
 });
 
 document.addEventListener("keydown", (e) => {
-  if (e.target.matches("input, textarea")) return;
+  if (e.target.matches("input, textarea, select")) return;
   const keys = { t: "table", h: "history", c: "camera", s: "setup" };
   if (keys[e.key]) return showTab(keys[e.key]);
-  if (e.key === "u") return command({ do: "undo" });
+  if (e.key === "u") return undoPressed();
+  if (e.key === "Escape" && selected) { selected = null; return render(); }
   if (e.key === "Enter" && snap && snap.prompt.proposal) {
     e.preventDefault();
     command({ do: "ready", player: snap.prompt.player });
   }
+});
+
+// The board's chips depend on its width (a phone gets fewer, larger ones).
+window.addEventListener("resize", () => {
+  clearTimeout(renderBoard.t);
+  renderBoard.t = setTimeout(() => snap && renderBoard(), 150);
 });
 
 connect();

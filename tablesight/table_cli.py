@@ -12,12 +12,14 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from table.dreamblade import Catalog, CatalogError, Event, SetupError
 from table.session import GameLog, Session, SessionEvent, Setup, StorageError
 from table.session.setup import SetupFormatError
+from table.session.wording import Words
 
 from .cli import UsageError, _read_json
 from .demo import _line
@@ -28,9 +30,10 @@ from .paths import data_home
 class Narrator:
     """Prints what the table says, one line per thing, for a terminal or a log."""
 
-    def __init__(self, out: TextIO, prompts: bool = True) -> None:
+    def __init__(self, out: TextIO, prompts: bool = True, words: Words | None = None) -> None:
         self.out = out
         self.prompts = prompts
+        self.words = words  # names for the ids the rules' events carry
         self._last_prompt = ""
         self._lock = threading.Lock()
 
@@ -65,6 +68,8 @@ class Narrator:
             lines.append(f"<< undo: {d['undone']}")
         elif ev.kind == "correction":
             lines.append(f"<< correction: {d.get('mini')} -> {d.get('to')}")
+        if lines and self.words is not None:
+            lines = [self.words.humanize(x) for x in lines]
         if lines:
             with self._lock:
                 self.out.write("\n".join(lines) + "\n")
@@ -195,7 +200,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         else:
             box = TableBox(url)
     live = LiveTable(session, layout, camera, box)
-    session.subscribe(Narrator(sys.stdout))
+    session.subscribe(Narrator(sys.stdout, words=session.words))
     services = TableServices(session, live, log, _ports, open_camera=open_source,
                              open_box=TableBox)
     services.camera_spec = args.camera or "none"
@@ -247,7 +252,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         port, press = sim.port, sim.press
     box = TableBox(port)
     live = LiveTable(session, layout, camera, box)
-    quiet = session.subscribe(Narrator(sys.stdout, prompts=not args.quiet))
+    quiet = session.subscribe(Narrator(sys.stdout, not args.quiet, session.words))
     server = None
     if not args.no_web:
         from vision.camera import open_source
@@ -262,33 +267,28 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not args.no_web:
         server = _serve(services, args)
     live.start()
-    pace = 0.0 if args.fast else args.pace
-    players = ScriptedTable(session, camera, layout, press, random.Random(args.seed),
-                            pace=pace, hand_s=0.0 if args.fast else 0.35,
-                            armed=live.ready_to_roll)
-    # Unattended (tests, CI), a game that cannot end must fail with its log, not hang.
-    limit = DEMO_LIMIT_S if args.exit_at_end else None
-    runner = threading.Thread(target=players.run, kwargs={"max_seconds": limit},
-                              name="players", daemon=True)
-    t0 = time.monotonic()
-    runner.start()
-    stop = threading.Event()
-    try:
-        while runner.is_alive() and not stop.is_set():
-            runner.join(0.3)
-    except KeyboardInterrupt:
-        players.stop.set()
-    s = session.state
-    st = players.stats
-    print(f"\ngame {'over' if s.is_over() else 'stopped'} after {time.monotonic() - t0:.0f} s: "
-          f"{s.winner or 'no winner yet'}; turns won p1 {s.turns_won[0]}, p2 {s.turns_won[1]}; "
-          f"{st.board_acts} moves seen by the camera, {st.removals} taken off, "
-          f"{st.confirms} confirmations, {st.desyncs} desyncs")
-    if not s.is_over() and not players.stop.is_set():
-        print("the players' last acts:\n  " + "\n  ".join(st.log[-12:]))
-    if server and not args.exit_at_end and not players.stop.is_set():
-        print("the dashboard stays up; Ctrl-C to quit")
-        _wait_forever(stop)
+    rng = random.Random(args.seed)
+    stop = threading.Event()  # Ctrl-C or SIGTERM: the players stop, the demo ends
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    while True:
+        players = ScriptedTable(session, camera, layout, press, rng,
+                                pace=0.0 if args.fast else args.pace,
+                                hand_s=0.0 if args.fast else 0.35, armed=live.ready_to_roll)
+        players.sync_from(session.state)  # a new game starts on a cleared map
+        over = _play_demo_game(session, players, log, args.exit_at_end, stop,
+                               lambda s=session: server is not None and services.session is not s)
+        if not server or args.exit_at_end or stop.is_set():
+            break
+        if services.session is session:
+            print("the dashboard stays up: start another game there (the scripted players "
+                  "play it); Ctrl-C to quit")
+            if not _wait_for_new_game(services, session, stop):
+                break
+        session = services.session
+        quiet()
+        quiet = session.subscribe(Narrator(sys.stdout, not args.quiet, session.words))
+        print(f"\nnew game {session.game_id}: {session.setup.names['p1']} and "
+              f"{session.setup.names['p2']}")
     quiet()  # shutting the parts down is not news for the table
     if server:
         server.stop()
@@ -298,7 +298,51 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if emulator:
         emulator.close()
     log.close()
-    return 0 if s.is_over() or players.stop.is_set() else 1
+    return 0 if over or players.stop.is_set() else 1
+
+
+def _play_demo_game(session: Session, players: Any, log: GameLog, unattended: bool,
+                    stop: threading.Event, replaced: Callable[[], bool]) -> bool:
+    """The scripted players play ``session`` to its end, until Ctrl-C, or until the
+    dashboard puts another game on the table (``replaced``); a summary line. True when
+    the game is over."""
+    # Unattended (tests, CI), a game that cannot end must fail with its log, not hang.
+    runner = threading.Thread(target=players.run,
+                              kwargs={"max_seconds": DEMO_LIMIT_S if unattended else None},
+                              name="players", daemon=True)
+    t0 = time.monotonic()
+    runner.start()
+    try:
+        while runner.is_alive() and not stop.is_set() and not replaced():
+            runner.join(0.3)
+    except KeyboardInterrupt:
+        stop.set()
+    if runner.is_alive():
+        players.stop.set()
+        runner.join(5.0)
+    s, st, w = session.state, players.stats, session.words
+    # Desyncs as the table showed them (the log), not as the players noticed them.
+    desyncs = sum(1 for e in log.entries(session.game_id) if e.kind == "desync") \
+        if session.game_id is not None else st.desyncs
+    result = f"{w.player(s.winner)} won" if s.winner else "no winner yet"
+    print(f"\ngame {'over' if s.is_over() else 'stopped'} after {time.monotonic() - t0:.0f} s: "
+          f"{result}; turns won {w.player('p1')} {s.turns_won[0]}, {w.player('p2')} "
+          f"{s.turns_won[1]}; {st.board_acts} moves seen by the camera, {st.removals} taken "
+          f"off, {st.confirms} confirmations, {desyncs} desyncs")
+    if not s.is_over() and not players.stop.is_set():
+        print("the players' last acts:\n  " + "\n  ".join(st.log[-12:]))
+    return s.is_over()
+
+
+def _wait_for_new_game(services: Any, current: Session, stop: threading.Event) -> bool:
+    """Until the dashboard puts another game on the table (True) or Ctrl-C (False)."""
+    try:
+        while not stop.wait(0.3):
+            if services.session is not current:
+                return True
+    except KeyboardInterrupt:
+        pass
+    return False
 
 
 # -- records ------------------------------------------------------------------------------------
@@ -347,7 +391,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         session = Session.new(setup)
     except (SetupFormatError, CatalogError, SetupError) as e:
         raise UsageError(f"{args.file}: {e}") from None
-    session.subscribe(Narrator(sys.stdout, prompts=False))
+    session.subscribe(Narrator(sys.stdout, prompts=False, words=session.words))
     ops = data.get("operations")
     if not isinstance(ops, list):
         raise UsageError(f"{args.file}: operations must be a list")

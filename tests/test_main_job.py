@@ -80,7 +80,7 @@ def test_demo_plays_a_whole_game_with_the_dashboard_up(tmp_path: Path) -> None:
     r = subprocess.CompletedProcess(proc.args, code, text, "")
     assert r.returncode == 0, "\n".join(text.splitlines()[-60:])
     assert "dashboard: http://127.0.0.1:" in r.stdout
-    assert re.search(r"game over after \d+ s: p[12]; turns won", r.stdout)
+    assert re.search(r"game over after \d+ s: (Ann|Bob) won; turns won Ann \d, Bob \d", r.stdout)
     assert "[camera] " in r.stdout and "[box] roll:" in r.stdout
     # The game is in the log: export it and play it back.
     out = tablesight("export", "--db", str(db))
@@ -177,3 +177,64 @@ def test_backup_of_a_live_log_and_its_resume(tmp_path: Path) -> None:
     assert [op["action"] for op in json.loads(out.stdout)["operations"]] == [
         "initiative 5 2", "p1 spawn p1#0 e1"]
 
+
+
+def test_after_the_demo_game_a_new_game_is_played_too(tmp_path: Path) -> None:
+    """Game over, the dashboard's 'new game' button: the scripted players clear the map
+    and play the new game (they stopped at the first game's end before). A new game
+    started mid-game is played the same way: that is checked first."""
+    proc = subprocess.Popen([sys.executable, "-m", "tablesight", "demo", "--fast", "--quiet",
+                             "--web-port", "0", "--db", str(tmp_path / "demo.db")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            cwd=ROOT)
+    lines: list[str] = []
+    assert proc.stdout is not None
+
+    def read_until(prefix: str, limit: float = 300) -> str:
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            line = proc.stdout.readline()
+            assert line, "".join(lines[-40:])
+            lines.append(line)
+            if line.startswith(prefix):
+                return line
+        raise AssertionError(f"no {prefix!r} in {limit} s")
+
+    def new_game() -> int:
+        state = json.loads(http.open(url + "api/state").read())
+        body = json.dumps({k: state["setup"][k] for k in ("names", "colors", "warbands")})
+        req = urllib.request.Request(url + "api/games", body.encode(), {
+            "Content-Type": "application/json", "X-CSRF-Token": csrf})
+        return json.loads(http.open(req).read())["game_id"]
+
+    def played(game: int) -> dict:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            state = json.loads(http.open(url + "api/state").read())
+            on_map = [m for m in state["minis"] if m["zone"] == "dreamscape"]
+            if state["game_id"] == game and len(on_map) >= 3:
+                return state
+            time.sleep(0.3)
+        raise AssertionError(f"the scripted players did not play game {game}")
+
+    try:
+        url = read_until("dashboard: ").split()[1]
+        http = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        page = http.open(url).read().decode()
+        csrf = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
+        read_until("[camera]")  # the first game is under way
+        second = new_game()
+        played(second)
+        read_until("the dashboard stays up")  # the second game, played to its end
+        state = json.loads(http.open(url + "api/state").read())
+        assert state["game_id"] == second and state["prompt"]["step"] == "game_over"
+        third = new_game()
+        state = played(third)
+        assert not state["desync"] or len(state["desync"]) == 1
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+        lines.append(out)
+    text = "".join(lines)
+    assert f"new game {second}: Ann and Bob" in text and f"new game {third}: Ann and Bob" in text
+    assert proc.returncode == 0, text[-3000:]

@@ -23,6 +23,8 @@ from table.observation import Observation, ObservedBase
 
 MAX_STEPS = 4  # physical actions one observation may explain (two hands, quick players)
 MAX_NODES = 4000  # search budget per observation: a bound, never reached in play
+MAX_STRAY_LINES = 4  # more bases that should not be there are said in one line
+MAX_LINES = 8  # a desync banner a person can read
 # Sticker ids per player in ``tablesight print stickers``' numbering (vision.tags has the
 # same number; a test holds them equal): a warband holds at most 16 miniatures.
 STICKERS_PER_PLAYER = 16
@@ -267,11 +269,19 @@ class Reconciler:
                              f"put it back on {cell}")
             else:
                 lines.append(f"{ref} is missing from {cell}; put it back on {cell}")
-        for k, (cell, b) in enumerate(extra):
-            if k in used_extra:
-                continue
-            who = self._describe(b)
-            lines.append(f"{who} in {cell} should not be there; take it off {cell}")
+        strays = [(cell, b) for k, (cell, b) in enumerate(extra) if k not in used_extra]
+        if len(strays) > MAX_STRAY_LINES:
+            # A map not cleared for a new game, a board knocked over: one line, not twenty.
+            cells = " ".join(sorted({cell for cell, _ in strays}))
+            lines.append(f"{len(strays)} bases on the map should not be there; take them off "
+                         f"{cells}")
+        else:
+            lines += [f"{self._describe(b)} in {cell} should not be there; take it off {cell}"
+                      for cell, b in strays]
+        if len(lines) > MAX_LINES:
+            lines = [*lines[:MAX_LINES - 1],
+                     f"and {len(lines) - MAX_LINES + 1} more: put the map back as the game "
+                     "has it (the dashboard's board)"]
         return lines
 
     def _describe(self, b: ObservedBase) -> str:

@@ -429,3 +429,14 @@ def test_a_wail_takes_two_presses_of_the_box_roll_button() -> None:
     g = s.game.gid
     assert s.state.zone[g("p1#1")].value == "reserves"  # a Brute costs 3
     assert s.state.zone[g("p2#0")].value == "reserves"
+
+
+def test_a_map_not_cleared_for_a_new_game_is_one_line_not_seventeen() -> None:
+    old = play_game(3)[0]  # a finished game's bases still stand on the map
+    s = Session.new(sample_setup())
+    stray = seen(old.state)
+    n = sum(len(v) for v in stray.regions.values())
+    assert n > 4
+    s.observe(stray)
+    assert s.desync is not None and len(s.desync) == 1
+    assert s.desync[0].startswith(f"{n} bases on the map should not be there; take them off ")

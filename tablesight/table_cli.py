@@ -47,7 +47,7 @@ class Narrator:
                 if text:
                     lines.append(text.strip())
             if not lines:
-                lines.append(f"{d['action']}")
+                lines.append(self.words.action(d["action"]) if self.words else d["action"])
             lines = [f"[{d.get('source', '')}] " + x for x in lines]
         elif ev.kind == "prompt" and self.prompts:
             if d["text"] != self._last_prompt:
@@ -58,14 +58,19 @@ class Narrator:
         elif ev.kind == "resync":
             lines.append("!! board matches the game again")
         elif ev.kind == "confirm":
+            opts = [[self.words.action(a) for a in o] if self.words else o
+                    for o in d["options"]]
             lines.append("?? the camera saw a move with several readings: "
-                         + " | ".join(", ".join(o) for o in d["options"]))
+                         + " | ".join(", ".join(o) for o in opts))
         elif ev.kind in ("warning",):
             lines.append(f"!  {d['message']}")
         elif ev.kind == "health":
             lines.append(f"-- {d['part']}: {'ok' if d['ok'] else d['message']}")
         elif ev.kind == "undo":
-            lines.append(f"<< undo: {d['undone']}")
+            undone = d["undone"]
+            what = undone.get("action") if "action" in undone else \
+                f"correction of {undone.get('mini')}"
+            lines.append(f"<< undo: {self.words.action(what) if self.words else what}")
         elif ev.kind == "correction":
             lines.append(f"<< correction: {d.get('mini')} -> {d.get('to')}")
         if lines and self.words is not None:

@@ -306,6 +306,8 @@ class Session:
                 "desync": self.desync,
                 "confirm": None if self.confirm is None else
                 [[str(a) for a in e.actions] for e in self.confirm],
+                "confirm_labels": None if self.confirm is None else
+                [[self.words.action(a) for a in e.actions] for e in self.confirm],
                 "follow_camera": self.follow_camera,
                 "health": dict(self.health),
                 "history": self.history[-HISTORY_SHOWN:],

@@ -151,8 +151,8 @@ function renderBanners() {
   const c = $("confirm");
   if (snap.confirm && snap.confirm.length) {
     c.innerHTML = "The camera saw a move with several readings. Which one happened? " +
-      snap.confirm.map((opt, i) =>
-        `<button data-choose="${i}">${esc(opt.join(", "))}</button>`).join("");
+      (snap.confirm_labels || snap.confirm).map((opt, i) =>
+        `<button data-choose="${i}">${esc(opt.join("; then "))}</button>`).join("");
     c.hidden = false;
   } else c.hidden = true;
 }

@@ -418,6 +418,16 @@ function renderHistory() {
     .filter((h) => h.text).slice(0, 80).map((h) =>
       `<li data-kind="${esc(h.kind)}"><b>${esc(h.kind)}</b> ${esc(h.text)}` +
       `<span class="src">${esc(h.source || "")}</span></li>`).join("");
+  // The correction form picks a miniature by name (its value is the id the API takes).
+  const pickMini = $("correct-mini");
+  const opts = snap.minis.map((m) => `<option value="${esc(m.ref)}">${playerName(m.player)}'s ` +
+    `${esc(m.label)} (${esc(m.cell || m.zone)})</option>`).join("");
+  if (pickMini.dataset.opts !== opts) {
+    const keep = pickMini.value;
+    pickMini.innerHTML = opts;
+    pickMini.dataset.opts = opts;
+    if (keep) pickMini.value = keep;
+  }
   const undo = $("undo");
   undo.disabled = !snap.can_undo;
   undo.textContent = !snap.can_undo ? "Nothing to undo"

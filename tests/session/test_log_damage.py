@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -20,27 +19,7 @@ import pytest
 from table.session import GameLog, Session, StorageError
 from table.session.integrity import head_path
 
-from .test_storage import CHILD, ROOT, started
-
-
-def killed_mid_game(tmp_path: Path, actions: int = 60) -> tuple[Path, list[str]]:
-    """A game played in another process and killed with SIGKILL after ``actions``
-    accepted actions: the log as a crash leaves it (main file, -wal, -shm, -head)."""
-    db = tmp_path / "games.db"
-    child = subprocess.Popen([sys.executable, "-c", CHILD.format(root=str(ROOT), db=str(db))],
-                             stdout=subprocess.PIPE, text=True)
-    shown: list[str] = []
-    assert child.stdout is not None
-    deadline = time.monotonic() + 60
-    while len(shown) < actions and time.monotonic() < deadline:
-        line = child.stdout.readline()
-        if not line:
-            break
-        shown.append(line.strip())
-    child.send_signal(signal.SIGKILL)
-    child.wait()
-    assert len(shown) == actions
-    return db, shown
+from .test_storage import ROOT, killed_mid_game, started
 
 
 def recovered(db: Path) -> list[str]:
@@ -52,7 +31,7 @@ def recovered(db: Path) -> list[str]:
 
 
 def test_a_copy_without_its_wal_holds_the_whole_game(tmp_path: Path) -> None:
-    db, shown = killed_mid_game(tmp_path)
+    db, shown = killed_mid_game(tmp_path, 60)
     assert (tmp_path / "games.db-wal").exists()  # the crash left one behind
     copy = tmp_path / "copy" / "games.db"
     copy.parent.mkdir()
@@ -62,7 +41,7 @@ def test_a_copy_without_its_wal_holds_the_whole_game(tmp_path: Path) -> None:
 
 
 def test_a_damaged_wal_loses_nothing_or_is_refused(tmp_path: Path) -> None:
-    db, shown = killed_mid_game(tmp_path)
+    db, shown = killed_mid_game(tmp_path, 60)
     wal = tmp_path / "games.db-wal"
     data = bytearray(wal.read_bytes())
     rng = random.Random(5)

@@ -152,21 +152,29 @@ play_game(11)
 """
 
 
-def test_killed_mid_game_nothing_shown_is_lost(tmp_path: Path) -> None:
+def killed_mid_game(tmp_path: Path, actions: int) -> tuple[Path, list[str]]:
+    """A game played in another process and killed with SIGKILL after ``actions``
+    accepted actions: the log as a crash leaves it (main file, -wal, -shm, -head), and
+    the actions the game had announced."""
     db = tmp_path / "games.db"
     child = subprocess.Popen([sys.executable, "-c", CHILD.format(root=str(ROOT), db=str(db))],
                              stdout=subprocess.PIPE, text=True)
     shown: list[str] = []
     assert child.stdout is not None
     deadline = time.monotonic() + 60
-    while len(shown) < 120 and time.monotonic() < deadline:
+    while len(shown) < actions and time.monotonic() < deadline:
         line = child.stdout.readline()
         if not line:
             break
         shown.append(line.strip())
     child.send_signal(signal.SIGKILL)
     child.wait()
-    assert len(shown) >= 120, "the game did not get far enough to be killed mid-way"
+    assert len(shown) >= actions, "the game did not get far enough to be killed mid-way"
+    return db, shown
+
+
+def test_killed_mid_game_nothing_shown_is_lost(tmp_path: Path) -> None:
+    db, shown = killed_mid_game(tmp_path, 120)
     s = Session.resume(GameLog(db))
     replayed = [op.body["action"] for op in s.ops]
     # Everything announced was in the file first; at most the actions logged after the

@@ -230,3 +230,35 @@ def test_devices_are_chosen_from_what_the_table_offers(session: Session, tmp_pat
     assert live.used == [("camera", "cam:1"), ("box", "box:/dev/ttyACM0"),
                          ("camera", "cam:rtsp://10.0.0.5/cam")]
     assert c.get("/api/devices").get_json()["camera"] == "rtsp://10.0.0.5/cam"
+
+
+def test_a_new_game_keeps_the_camera_and_box_health(client, services: TableServices,
+                                                    session: Session) -> None:
+    session.report_health("box", True, "table box connected")
+    session.report_health("camera", False, "camera frozen")
+    wb = list(sample_setup().warbands["p1"])
+    assert post(client, "/api/games", {"warbands": {"p1": wb, "p2": wb}}).status_code == 201
+    health = client.get("/api/state").get_json()["health"]
+    assert health["box"]["ok"] and health["camera"]["message"] == "camera frozen"
+
+
+def test_the_box_in_use_stays_listed_and_unchanged_devices_are_kept(session: Session) -> None:
+    class Live:
+        def attach(self, s: Session) -> None: ...
+        def use_camera(self, src: object) -> None:
+            raise AssertionError("an unchanged camera is not reopened")
+        def use_box(self, box: object) -> None:
+            self.box = box
+
+    live = Live()
+    svc = TableServices(session, live, ports=lambda: [], open_box=lambda p: f"box:{p}")
+    svc.camera_spec = "synthetic"
+    svc.use_port("/dev/pts/7", "the demo's simulated table box")
+    c = create_app(svc, testing=True).test_client()
+    assert [p["device"] for p in c.get("/api/devices").get_json()["ports"]] == ["/dev/pts/7"]
+    # The form sent back as it was shown: nothing changes, nothing fails.
+    assert post(c, "/api/devices", {"camera": "synthetic", "port": "/dev/pts/7"}).status_code == 200
+    # The box taken away and given back from the list.
+    assert post(c, "/api/devices", {"port": "none"}).status_code == 200
+    assert post(c, "/api/devices", {"port": "/dev/pts/7"}).status_code == 200
+    assert live.box == "box:/dev/pts/7"

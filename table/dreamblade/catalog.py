@@ -17,6 +17,7 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -68,11 +69,19 @@ class MiniatureDef:
         """The aspects the miniature belongs to (each counted once)."""
         return frozenset(self.aspects)
 
+    @cached_property
+    def _by_name(self) -> dict[str, Ability]:
+        # The rules ask "has it X?" hundreds of thousands of times a game: one lookup.
+        out: dict[str, Ability] = {}
+        for a in self.abilities:
+            out.setdefault(a.name, a)
+        return out
+
     def ability(self, name: str) -> Ability | None:
-        return next((a for a in self.abilities if a.name == name), None)
+        return self._by_name.get(name)
 
     def has(self, name: str) -> bool:
-        return any(a.name == name for a in self.abilities)
+        return name in self._by_name
 
     @classmethod
     def from_dict(cls, data: object) -> MiniatureDef:

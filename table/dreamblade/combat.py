@@ -627,12 +627,17 @@ def legal_attacks(s: State) -> Iterator[A.Attack]:
     assert player is not None
     p = player_index(player)
     names = s.game.board.cell_names
-    for c in range(s.game.board.size):
-        if c in s.fought:
+    where, creature = s.cell, s.game.creature
+    # One pass over the miniatures, not two per cell: this runs at every decision.
+    mine_in: dict[int, list[int]] = {}
+    for g in s.game.owned[p]:
+        if where[g] >= 0 and creature[g]:
+            mine_in.setdefault(where[g], []).append(g)
+    enemy_cells = {where[g] for g in s.game.owned[1 - p] if where[g] >= 0 and creature[g]}
+    for c in sorted(mine_in):
+        if c in s.fought or c not in enemy_cells:
             continue
-        mine = s.creatures_in(c, p)
-        if not mine or not s.creatures_in(c, 1 - p):
-            continue
+        mine = mine_in[c]
         refs = [s.game.ref(g) for g in mine]
         loners = {i for i, g in enumerate(mine) if s.game.minis[g].d.has("Loner")}
         for mask in range(1, 1 << len(refs)):

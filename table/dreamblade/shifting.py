@@ -87,6 +87,7 @@ def legal_moves(s: State) -> Iterator[A.Move]:
     p = 0 if player == "p1" else 1
     board = s.game.board
     minis, creature, where = s.game.minis, s.game.creature, s.cell
+    interned = s.game.interned
     counts: dict[int, int] = {}
     for g in s.game.owned[p]:
         if where[g] >= 0 and creature[g]:
@@ -100,4 +101,8 @@ def legal_moves(s: State) -> Iterator[A.Move]:
         for dest in board.neighbours[here]:
             if counts.get(dest, 0) >= STACKING_LIMIT or (defender and dest in enemy_cells):
                 continue
-            yield A.Move(player, minis[g].ref, board.cell_names[dest])
+            move = interned.get(("move", g, dest))
+            if move is None:
+                move = interned[("move", g, dest)] = A.Move(player, minis[g].ref,
+                                                            board.cell_names[dest])
+            yield move

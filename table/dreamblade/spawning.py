@@ -17,35 +17,52 @@ MAX_SPAWNS_PER_CELL = 4
 STACKING_LIMIT = 4
 
 
-def aspect_shortfall(s: State, g: int) -> int:
-    """Extra points for unmet aspect symbols.
+class Pricing:
+    """What spawning costs one player now: printed cost plus the aspect shortfall, less
+    every active Channel that player controls (Channel [type] X: only for miniatures of
+    that type); never below 0.
 
-    Each symbol asks for one miniature of that aspect among the player's own miniatures
-    in the dreamscape or graveyard; each one missing costs one extra point. (The
-    rulebook's example with four symbols disagrees with this stated rule; we follow the
-    rule: see docs/rules/dreamblade.md.)
+    Aspect shortfall: each aspect symbol asks for one miniature of that aspect among the
+    player's own miniatures in the dreamscape or graveyard; each one missing costs one
+    extra point. (The rulebook's example with four symbols disagrees with this stated
+    rule; we follow the rule: see docs/rules/dreamblade.md.)
+
+    Made once per question (a spawn, or the list of legal spawns): what the player has
+    and which Channels work do not change between the miniatures priced.
     """
-    game = s.game
-    needs = game.aspect_needs[g]
-    have = dict.fromkeys((a for a, _ in needs), 0)
-    zone, sets = s.zone, game.aspect_sets
-    for o in game.owned[game.minis[g].pidx]:
-        if zone[o] is Zone.DREAMSCAPE or zone[o] is Zone.GRAVEYARD:
-            for aspect in sets[o]:
-                if aspect in have:
-                    have[aspect] += 1
-    return sum(max(0, n - have[a]) for a, n in needs)
+
+    def __init__(self, s: State, pidx: int) -> None:
+        self.s = s
+        game = s.game
+        zone, sets = s.zone, game.aspect_sets
+        self.have: dict = {}
+        self.channels = []
+        for o in game.owned[pidx]:
+            if zone[o] is Zone.DREAMSCAPE or zone[o] is Zone.GRAVEYARD:
+                for aspect in sets[o]:
+                    self.have[aspect] = self.have.get(aspect, 0) + 1
+            if (ab := active_ability(s, o, "Channel")) is not None:
+                self.channels.append(ab)
+
+    def shortfall(self, g: int) -> int:
+        have = self.have
+        return sum(max(0, n - have.get(a, 0)) for a, n in self.s.game.aspect_needs[g])
+
+    def cost(self, g: int) -> int:
+        s = self.s
+        discount = sum(ab.number or 0 for ab in self.channels
+                       if not ab.modifier or is_of_type(s, g, ab.modifier))
+        return max(0, s.game.minis[g].d.cost + self.shortfall(g) - discount)
+
+
+def aspect_shortfall(s: State, g: int) -> int:
+    """Extra points ``g`` costs for unmet aspect symbols (see ``Pricing``)."""
+    return Pricing(s, s.game.minis[g].pidx).shortfall(g)
 
 
 def spawn_cost(s: State, g: int) -> int:
-    """Printed cost plus the aspect shortfall, less every active Channel its player
-    controls (Channel [type] X: only for miniatures of that type); never below 0."""
-    game = s.game
-    m = game.minis[g]
-    discount = sum(ab.number or 0 for o in game.owned[m.pidx]
-                   if (ab := active_ability(s, o, "Channel")) is not None
-                   and (not ab.modifier or is_of_type(s, g, ab.modifier)))
-    return max(0, m.d.cost + aspect_shortfall(s, g) - discount)
+    """What spawning ``g`` costs now (see ``Pricing``)."""
+    return Pricing(s, s.game.minis[g].pidx).cost(g)
 
 
 def _check_unique_and_vengeance(s: State, g: int) -> None:
@@ -181,9 +198,14 @@ def legal_spawns(s: State) -> Iterator[A.Spawn]:
     own_cells = {s.cell[g] for g in s.game.owned[p] if s.cell[g] >= 0}
     creature_cells = sorted({board.portal(player), *board.spawn_row(player)})
     location_cells = sorted(own_cells)
+    pricing = Pricing(s, p)
+    interned = s.game.interned
+    # Where a miniature may enter depends only on whether it is a creature and on its
+    # Reinforce (see check_spawn_cell): worked out once for each such kind.
+    open_cells: dict[tuple[bool, object], list[int]] = {}
     for g in s.game.owned[p]:
         if s.zone[g] is Zone.RESERVES:
-            cost = spawn_cost(s, g)
+            cost = pricing.cost(g)
         elif s.zone[g] is Zone.GRAVEYARD and (respawn := _respawn(s, g)) is not None:
             cost = respawn
         else:
@@ -191,16 +213,27 @@ def legal_spawns(s: State) -> Iterator[A.Spawn]:
         if cost > points:
             continue
         m = s.game.minis[g]
-        cells = creature_cells if m.d.is_creature else location_cells
-        if m.d.is_creature and m.d.has("Reinforce"):
-            cells = sorted({*cells, *own_cells})
+        reinforce = m.d.ability("Reinforce") if m.d.is_creature else None
         try:
             _check_unique_and_vengeance(s, g)
         except IllegalActionError:
             continue
-        for c in cells:
-            try:
-                check_spawn_cell(s, g, c)
-            except IllegalActionError:
-                continue
-            yield A.Spawn(player, m.ref, board.cell_names[c])
+        key = (m.d.is_creature, None if reinforce is None else reinforce.modifier or "")
+        if key not in open_cells:
+            cells = creature_cells if m.d.is_creature else location_cells
+            if reinforce is not None:
+                cells = sorted({*cells, *own_cells})
+            open_cells[key] = [c for c in cells if _spawnable(s, g, c)]
+        for c in open_cells[key]:
+            spawn = interned.get(("spawn", g, c))
+            if spawn is None:
+                spawn = interned[("spawn", g, c)] = A.Spawn(player, m.ref, board.cell_names[c])
+            yield spawn
+
+
+def _spawnable(s: State, g: int, c: int) -> bool:
+    try:
+        check_spawn_cell(s, g, c)
+    except IllegalActionError:
+        return False
+    return True

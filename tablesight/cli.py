@@ -14,8 +14,16 @@ class UsageError(Exception):
     """Bad input from the command line user: printed as one line, exit status 2."""
 
 
+MAX_MESSAGE = 300  # characters of an error line
+MAX_INPUT_BYTES = 16 * 1024 * 1024  # the largest real input (a catalog) is ~1 MB
+
+
 def _read_json(path: str) -> object:
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_INPUT_BYTES:
+            raise UsageError(f"{path}: {size // 1_000_000} MB; an input file holds at most "
+                             f"{MAX_INPUT_BYTES // 1_000_000} MB")
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
@@ -23,6 +31,8 @@ def _read_json(path: str) -> object:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{path}: not valid JSON: {exc}") from None
+    except RecursionError:
+        raise UsageError(f"{path}: JSON nested too deep to be a tablesight file") from None
 
 
 # -- rules ---------------------------------------------------------------------------
@@ -285,7 +295,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UsageError as exc:
-        print(f"tablesight: {exc}", file=sys.stderr)
+        # One short line whatever the input held (messages may quote it).
+        text = " ".join(str(exc).split())
+        if len(text) > MAX_MESSAGE:
+            text = text[:MAX_MESSAGE - 1] + "…"
+        print(f"tablesight: {text}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -261,7 +261,7 @@ def apply_assign_blade(s: State, a: A.AssignBlade, ev: list[Event]) -> None:
     if is_targeted:
         target = None if a.target is None else gid(s, a.target)
         dest = None if a.to is None else cell(s, a.to)
-        targeted.check(s, g, ab.name, target, dest)
+        dest = targeted.check(s, g, ab.name, target, dest, ab.modifier)
     elif a.target is not None or a.to is not None:
         raise IllegalActionError(Code.INVALID_TARGET, f"{ab} takes no target")
     att = c.attack
@@ -576,10 +576,12 @@ def apply_combat(s: State, a: A.Combat, ev: list[Event]) -> None:
 def _play_attack(s: State, player: str, roll: tuple, blades: tuple, damage: tuple,
                  outcomes: tuple, ev: list[Event]) -> None:
     c = s.combat
-    assert c is not None
-    if len(roll) != c.attack.dice:
+    # Attackers with 0 power (a 0-power creature may attack like any other) roll no
+    # dice: such an attack is over as soon as it is declared.
+    dice = c.attack.dice if c is not None else 0
+    if len(roll) != dice:
         raise IllegalActionError(Code.WRONG_DICE_COUNT,
-                                 f"this attack rolls {c.attack.dice} dice, not {len(roll)}")
+                                 f"this attack rolls {dice} dice, not {len(roll)}")
     if roll:
         apply_roll(s, A.Roll(player, tuple(roll)), ev)
     if s.combat is not None and s.combat.step is Step.REROLL:
@@ -673,9 +675,9 @@ def legal_combat_steps(s: State) -> Iterator[A.Action]:
                                                                   c.attack.rerolls))
     elif c.step is Step.BLADES:
         for g, key, _ in _blade_options(s):
-            name = dict(blade_abilities(s, g))[key].name  # "Crit from p1#3" is a Crit
-            if targeted.handles(name):
-                for t, dest in targeted.option_refs(s, g, name):
+            ab = dict(blade_abilities(s, g))[key]  # "Crit from p1#3" is a Crit
+            if targeted.handles(ab.name):
+                for t, dest in targeted.option_refs(s, g, ab.name, ab.modifier):
                     yield A.AssignBlade(player, ref(g), key, t, dest)
             else:
                 yield A.AssignBlade(player, ref(g), key)

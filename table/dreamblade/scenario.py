@@ -27,8 +27,18 @@ PLACEMENT_ZONES = {"reserves": Zone.RESERVES, "graveyard": Zone.GRAVEYARD,
                    "removed": Zone.REMOVED}
 
 
+MAX_ACTIONS = 10_000  # a whole game is ~350 actions; more is a mistake or an attack
+
+
 class ScenarioError(ValueError):
-    """The scenario file itself is wrong; the message says where."""
+    """The scenario file itself is wrong; the message says where (quoting the input cut
+    to a few dozen characters: one short line, whatever the file holds)."""
+
+
+def _q(v: object, limit: int = 40) -> str:
+    """``repr`` of a value from the file, cut to ``limit`` characters."""
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _keys(obj: object, where: str, required: set[str], optional: set[str]) -> dict[str, Any]:
@@ -45,7 +55,7 @@ def _keys(obj: object, where: str, required: set[str], optional: set[str]) -> di
 
 def _int(v: object, where: str, minimum: int = 0) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
-        raise ScenarioError(f"{where}: expected a whole number >= {minimum}, got {v!r}")
+        raise ScenarioError(f"{where}: expected a whole number >= {minimum}, got {_q(v)}")
     return v
 
 
@@ -57,12 +67,12 @@ class _Reader:
 
     def cell(self, v: object, where: str) -> str:
         if not self.board.has_cell(v):
-            raise ScenarioError(f"{where}: unknown cell {v!r}")
+            raise ScenarioError(f"{where}: unknown cell {_q(v)}")
         return str(v)
 
     def mini(self, v: object, where: str) -> str:
         if not isinstance(v, str) or not REF_RE.match(v):
-            raise ScenarioError(f"{where}: {v!r} is not a miniature reference like 'p1#0'")
+            raise ScenarioError(f"{where}: {_q(v)} is not a miniature reference like 'p1#0'")
         return v
 
     def blade(self, b: list, where: str) -> tuple[str, ...]:
@@ -80,7 +90,7 @@ class _Reader:
 
     def player(self, v: object, where: str) -> str:
         if v not in PLAYERS:
-            raise ScenarioError(f"{where}: player must be 'p1' or 'p2', got {v!r}")
+            raise ScenarioError(f"{where}: player must be 'p1' or 'p2', got {_q(v)}")
         return str(v)
 
     def faces(self, v: object, where: str) -> tuple[A.Face, ...]:
@@ -89,7 +99,7 @@ class _Reader:
         # Impossible faces (7, "crit") are the engine's bad_die_face, not a file error.
         for f in v:
             if not isinstance(f, int | str) or isinstance(f, bool):
-                raise ScenarioError(f"{where}: a die face is a number or a word, got {f!r}")
+                raise ScenarioError(f"{where}: a die face is a number or a word, got {_q(f)}")
         return tuple(v)
 
     def mapping(self, v: object, where: str, value: str) -> tuple[tuple[str, Any], ...]:
@@ -178,16 +188,17 @@ class _Reader:
         if do == "end_phase":
             d = _keys(raw, where, {"do", "player"}, set())
             return A.EndPhase(self.player(d["player"], where))
-        raise ScenarioError(f"{where}: unknown action {do!r}")
+        raise ScenarioError(f"{where}: unknown action {_q(do)}")
 
 
 def load(data: object, catalog: Catalog | None = None,
          board: Board | None = None) -> tuple[Game | None, State | None, list[A.Action],
                                               dict[str, Any] | None]:
     """Read a scenario. Returns (game, state, actions, setup_error)."""
-    doc = _keys(data, "scenario", {"setup"}, {"game", "miniatures", "actions", "map"})
+    # "notes": free text for people (a regression file names its rulebook passage there).
+    doc = _keys(data, "scenario", {"setup"}, {"game", "miniatures", "actions", "map", "notes"})
     if doc.get("game", "dreamblade") != "dreamblade":
-        raise ScenarioError(f"game: only 'dreamblade' is supported, got {doc['game']!r}")
+        raise ScenarioError(f"game: only 'dreamblade' is supported, got {_q(doc['game'])}")
     board = board or Board.standard()
     cat = (catalog or Catalog.builtin()).copy()
     try:
@@ -203,11 +214,14 @@ def load(data: object, catalog: Catalog | None = None,
             raise ScenarioError(f"setup.warbands.{p}: a list of miniature names")
         for n in names:
             if n not in cat:
-                raise ScenarioError(f"setup.warbands.{p}: unknown miniature name {n!r}")
+                raise ScenarioError(f"setup.warbands.{p}: unknown miniature name {_q(n)}")
     reader = _Reader(board)
     raw_actions = doc.get("actions", [])
     if not isinstance(raw_actions, list):
         raise ScenarioError("actions: a list of actions")
+    if len(raw_actions) > MAX_ACTIONS:
+        raise ScenarioError(f"actions: {len(raw_actions)} actions; a scenario holds at most "
+                            f"{MAX_ACTIONS}")
     acts = [reader.action(a, i) for i, a in enumerate(raw_actions)]
     try:
         game = Game(board, cat, warbands)
@@ -236,8 +250,9 @@ def load(data: object, catalog: Catalog | None = None,
     problems = status(state)
     if problems != Status.VALID:
         return game, None, acts, {"error": Code.INVALID_SETUP.value,
-                                  "message": f"the starting position is not valid: "
-                                             f"{problems!r}"}
+                                  "message": "the starting position is not valid: " + ", ".join(
+                                      f.name.lower().replace("_", " ") for f in Status
+                                      if f and f & problems)}
     if max(state.turns_won) >= 6:
         return game, None, acts, {"error": Code.INVALID_SETUP.value,
                                   "message": "a player has already won six turns"}
@@ -272,7 +287,7 @@ def compare(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str]
     def walk(e: object, a: object, path: str) -> None:
         if isinstance(e, dict):
             if not isinstance(a, dict):
-                diffs.append(f"{path}: expected an object, got {a!r}")
+                diffs.append(f"{path}: expected an object, got {_q(a, 200)}")
                 return
             for k, v in e.items():
                 if k == "message":
@@ -283,12 +298,12 @@ def compare(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str]
                     walk(v, a[k], f"{path}.{k}")
         elif isinstance(e, list):
             if not isinstance(a, list) or len(a) != len(e):
-                diffs.append(f"{path}: expected {len(e)} items, got {a!r}")
+                diffs.append(f"{path}: expected {len(e)} items, got {_q(a, 200)}")
                 return
             for i, (x, y) in enumerate(zip(e, a, strict=True)):
                 walk(x, y, f"{path}[{i}]")
         elif e != a:
-            diffs.append(f"{path}: expected {e!r}, got {a!r}")
+            diffs.append(f"{path}: expected {_q(e, 200)}, got {_q(a, 200)}")
 
     walk(expected, actual, "$")
     return diffs

@@ -50,7 +50,7 @@ def _check_pending(s: State, a: A.Activate) -> tuple[int, Ability, int | None, i
                                  f"first resolve {s.game.ref(h)}'s {name}")
     target = None if a.target is None else gid(s, a.target)
     dest = None if a.to is None else cell(s, a.to)
-    targeted.check(s, g, ab.name, target, dest)
+    dest = targeted.check(s, g, ab.name, target, dest, ab.modifier)
     return g, ab, target, dest
 
 
@@ -86,7 +86,7 @@ def check_activate(s: State, a: A.Activate) -> tuple[int, Ability, int | None, i
     target = None if a.target is None else gid(s, a.target)
     dest = None if a.to is None else cell(s, a.to)
     if targeted.handles(ab.name):
-        targeted.check(s, g, ab.name, target, dest)
+        dest = targeted.check(s, g, ab.name, target, dest, ab.modifier)
     elif target is not None or dest is not None:
         raise IllegalActionError(Code.INVALID_TARGET, f"{ab} takes no target")
     return g, ab, target, dest
@@ -115,7 +115,8 @@ def apply_activate(s: State, a: A.Activate, ev: list[Event]) -> None:
 def legal_pending(s: State) -> Iterator[A.Activate]:
     """The ways to resolve the next waiting triggered ability."""
     g, name = s.pending[0]
-    for t, c in targeted.option_refs(s, g, name):
+    ab = pending_ability(s, g, name)
+    for t, c in targeted.option_refs(s, g, name, ab.modifier if ab else None):
         yield A.Activate(s.game.minis[g].player, s.game.ref(g), name, t, c)
 
 
@@ -126,7 +127,8 @@ def comes_into_play(s: State, g: int, ev: list[Event]) -> None:
         if not ab.activation.comes_into_play:
             continue
         known = ab.name in targeted.RULES and ab.name not in targeted.COMBAT_ONLY
-        if known and any(t is not None for t, _ in targeted.options(s, g, ab.name)):
+        if known and any(t is not None
+                         for t, _ in targeted.options(s, g, ab.name, ab.modifier)):
             s.pending = (*s.pending, (g, ab.name))
             ev.append(Event("triggered", {"mini": s.game.ref(g), "ability": str(ab)}))
         else:
@@ -149,7 +151,7 @@ def legal_activations(s: State) -> Iterator[A.Activate]:
                     or ab.activation.spawn_cost > s.spawn_points[p]:
                 continue
             if targeted.handles(ab.name):
-                for t, c in targeted.option_refs(s, g, ab.name):
+                for t, c in targeted.option_refs(s, g, ab.name, ab.modifier):
                     yield A.Activate(player, ref(g), ab.name, t, c)
             else:
                 yield A.Activate(player, ref(g), ab.name)

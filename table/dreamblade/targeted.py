@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from . import stats
+from .auras import is_of_type
 from .board import player_index
 from .errors import Code, IllegalActionError
 from .events import Event
@@ -130,9 +131,27 @@ def handles(name: str) -> bool:
     return name in RULES or name in UNTARGETED_MAY or name in UNTARGETED
 
 
-def options(s: State, h: int, name: str) -> Iterator[tuple[int | None, int | None]]:
-    """Every legal (target, destination) for ``h``'s ability ``name``, in gid and cell
-    order; (None, None) when the ability may be, or must be, left without a target."""
+def _fits(s: State, h: int, g: int, modifier: str | None) -> bool:
+    """A modified ability reaches only what its modifier names (the rulebook's "Modified
+    Abilities": "Nullify Valor" only Valor creatures): "Self" the holder, "Enemies" and
+    "Allies" by side, any other word a type (aspect, lineage or name)."""
+    if not modifier:
+        return True
+    word = modifier.lower()
+    if word == "self":
+        return g == h
+    if word in ("enemies", "enemy"):
+        return s.game.minis[g].pidx != s.game.minis[h].pidx
+    if word in ("allies", "ally"):
+        return g != h and s.game.minis[g].pidx == s.game.minis[h].pidx
+    return is_of_type(s, g, modifier)
+
+
+def options(s: State, h: int, name: str,
+            modifier: str | None = None) -> Iterator[tuple[int | None, int | None]]:
+    """Every legal (target, destination) for ``h``'s ability ``name`` (narrowed by its
+    ``modifier``), in gid and cell order; (None, None) when the ability may be, or must
+    be, left without a target."""
     if name in UNTARGETED:
         yield None, None
         return
@@ -143,7 +162,7 @@ def options(s: State, h: int, name: str) -> Iterator[tuple[int | None, int | Non
     rule = RULES[name]
     found = False
     for g in range(len(s.zone)):
-        if not rule.targets(s, h, g):
+        if not rule.targets(s, h, g) or not _fits(s, h, g, modifier):
             continue
         if rule.moves is None:
             found = True
@@ -157,17 +176,26 @@ def options(s: State, h: int, name: str) -> Iterator[tuple[int | None, int | Non
         yield None, None
 
 
-def option_refs(s: State, h: int, name: str) -> Iterator[tuple[str | None, str | None]]:
+def option_refs(s: State, h: int, name: str,
+                modifier: str | None = None) -> Iterator[tuple[str | None, str | None]]:
     """``options`` as action fields: (target ref, cell name)."""
     names = s.game.board.cell_names
-    for t, c in options(s, h, name):
+    for t, c in options(s, h, name, modifier):
         yield (None if t is None else s.game.ref(t)), (None if c is None else names[c])
 
 
-def check(s: State, h: int, name: str, target: int | None, dest: int | None) -> None:
-    """Raise ``invalid_target`` unless (target, dest) is a legal choice."""
-    if (target, dest) in set(options(s, h, name)):
-        return
+def check(s: State, h: int, name: str, target: int | None, dest: int | None,
+          modifier: str | None = None) -> int | None:
+    """Raise ``invalid_target`` unless (target, dest) is a legal choice; returns the
+    destination, which may be left out where the target can go to one cell only (Call
+    Adjacent Ally: the castle's own cell)."""
+    legal = set(options(s, h, name, modifier))
+    if dest is None and target is not None and RULES.get(name, Rule(_creature)).moves:
+        forced = {c for t, c in legal if t == target}
+        if len(forced) == 1:
+            dest = forced.pop()
+    if (target, dest) in legal:
+        return dest
     ref = s.game.ref
     if target is None:
         raise IllegalActionError(Code.INVALID_TARGET,

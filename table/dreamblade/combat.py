@@ -1,11 +1,20 @@
 """Strike: one combat per contested cell, step by step.
 
-    Attack -> ROLL -> BLADES -> DAMAGE -> OUTCOME -> (DEATHBLOW -> ROLL -> DAMAGE ->
-    OUTCOME) -> PLACE -> combat over
+    Attack -> ROLL -> BLADES -> DAMAGE -> (special attacks: AIM -> ROLL -> DAMAGE)...
+    -> OUTCOME -> (DEATHBLOW -> ROLL -> DAMAGE -> OUTCOME)... -> PLACE -> combat over
 
-Each step waits for one kind of action; steps with nothing to decide are skipped. Damage
-stays on a creature until the end of the phase, so thresholds are checked against all
-the damage it has taken this phase.
+Each step waits for one kind of action; steps with nothing to decide are skipped.
+
+Damage adds up over the whole combat: the regular attack, the special attacks its
+blades trigger (Assault, Warpstrike), Strikeback. Creatures are disrupted or destroyed
+once, when the combat's attacks are done (the rulebook's strike sequence: "during a
+strike, creatures don't get disrupted or destroyed until the end of the combat"). The
+special attacks one event triggers outside a strike (Charge and Ambush on entering a
+cell) are a combat of their own, settled the same way: simultaneous damage adds up.
+Destroyed creatures of the second player, in the first player's action phase, make
+their deathblows then, whatever attack destroyed them; their damage is judged in turn.
+Damage stays on a creature until the end of the phase, so thresholds count all the
+damage it has taken this phase.
 """
 
 from __future__ import annotations
@@ -18,7 +27,7 @@ from ._common import cell, gid, name_of, require_own, require_phase
 from .abilities import BladeCost
 from .auras import STAT_ABILITIES, condition_met, is_of_type
 from .blade_effects import blade_abilities, damage_bonus
-from .board import other, player_index
+from .board import player_index
 from .errors import Code, IllegalActionError, InvalidActionError
 from .events import Event
 from .fates import active_ability, banish, destroy, regenerates, sacrifice
@@ -159,7 +168,7 @@ def apply_wail(s: State, a: A.WailRoll, ev: list[Event]) -> None:
     for g in gone:
         banish(s, g, ev)
     c.attack = Attack(player=c.player, attackers=(), dice=0, special=True)
-    _next_placement(s, ev)
+    _finish(s, ev)
 
 
 def apply_reroll(s: State, a: A.Reroll, ev: list[Event]) -> None:
@@ -296,7 +305,8 @@ def targets(s: State) -> list[int]:
     t = c.attack.target
     if t is not None:
         return [t] if s.zone[t] is Zone.DREAMSCAPE else []
-    return s.creatures_in(c.cell, 1 - player_index(c.attack.player))
+    where = c.cell if c.attack.cell is None else c.attack.cell
+    return s.creatures_in(where, 1 - player_index(c.attack.player))
 
 
 def _start_damage(s: State, ev: list[Event]) -> None:
@@ -313,7 +323,7 @@ def _start_damage(s: State, ev: list[Event]) -> None:
     elif att.damage_left:
         c.step = Step.DAMAGE
     else:
-        _check_thresholds(s, ev)
+        _attack_done(s, ev)
 
 
 def _guarding(s: State, t: int) -> int | None:
@@ -354,43 +364,69 @@ def apply_assign_damage(s: State, a: A.AssignDamage, ev: list[Event],
     ev.append(Event("damage", {"target": a.target, "amount": a.amount,
                                "total": s.damage[t]}))
     if att.damage_left == 0:
-        _check_thresholds(s, ev)
+        _attack_done(s, ev)
 
 
 # -- disrupt or destroy --------------------------------------------------------------
-def _thresholds(s: State) -> tuple[list[int], list[int], list[int]]:
-    """(disrupt only, destroy only, both) among the enemies of the current attack."""
+def _reached(s: State, g: int, relentless: bool) -> tuple[bool, bool]:
+    """(disrupts, destroys): does ``g``'s damage reach its defense, its life?"""
+    d = s.damage[g]
+    if d <= 0 or s.zone[g] is not Zone.DREAMSCAPE:
+        return False, False
+    return d >= stats.defense(s, g) and not relentless, d >= stats.life(s, g)
+
+
+def _attack_done(s: State, ev: list[Event]) -> None:
+    """The current attack has dealt its damage: remember what it hit, then go on."""
     c = s.combat
     assert c is not None
+    att = c.attack
+    known = {g for g, _ in c.hit}
+    c.hit = (*c.hit, *((g, att.player) for g in att.damaged if g not in known))
     # Relentless: enemies damaged by an attack it makes cannot be disrupted.
-    relentless = any(active_ability(s, g, "Relentless") is not None
-                     for g in c.attack.attackers)
-    dis, des, both = [], [], []
-    for t in targets(s):
-        d = s.damage[t]
-        if d <= 0:
-            continue
-        a = d >= stats.defense(s, t) and not (relentless and t in c.attack.damaged)
-        b = d >= stats.life(s, t)
-        if a and b:
-            both.append(t)
-        elif a:
-            dis.append(t)
-        elif b:
-            des.append(t)
-    return dis, des, both
+    if any(active_ability(s, g, "Relentless") is not None for g in att.attackers):
+        c.no_disrupt = (*c.no_disrupt, *att.damaged)
+    if c.strike and not att.special and att.source != "deathblow":
+        c.strike_hit = att.damaged
+        # Strikeback answers a regular attack that disrupts and destroys nothing.
+        if not any(any(_reached(s, g, g in c.no_disrupt)) for g in att.damaged):
+            c.specials = (*c.specials, *triggers.strikeback(s, c))
+    _finish(s, ev)
 
 
-def _check_thresholds(s: State, ev: list[Event]) -> None:
+def _finish(s: State, ev: list[Event]) -> None:
+    """Whatever comes next once an attack (or a choice) is done: the waiting special
+    attacks; then disruption and destruction for all the damage dealt; then deathblows
+    (whose damage is judged in turn); then burial, placements and the combat's end."""
     c = s.combat
     assert c is not None
-    both = _thresholds(s)[2]
+    if triggers.begin_next(s, ev):
+        return
+    if c.hit:
+        if _ask_outcome(s):
+            return
+        _fates(s, ev)
+    if _next_deathblow(s, ev):
+        return
+    _bury(s, ev)
+
+
+def _ask_outcome(s: State) -> bool:
+    """Damage reaching both defense and life: its dealer picks disrupt or destroy (the
+    active player's choices first)."""
+    c = s.combat
+    assert c is not None
     chosen = {g for g, _ in c.choices}
-    c.pending_outcome = tuple(g for g in both if g not in chosen)
-    if c.pending_outcome:
-        c.step = Step.OUTCOME
-    else:
-        _settle(s, ev)
+    waiting = [(g, by) for g, by in c.hit if g not in chosen
+               and all(_reached(s, g, g in c.no_disrupt))]
+    if not waiting:
+        return False
+    waiting.sort(key=lambda x: x[1] != s.active)
+    chooser = waiting[0][1]
+    c.pending_outcome = tuple(g for g, by in waiting if by == chooser)
+    c.attack.player = chooser  # who decides this step
+    c.step = Step.OUTCOME
+    return True
 
 
 def apply_choose_outcome(s: State, a: A.ChooseOutcome, ev: list[Event]) -> None:
@@ -406,65 +442,79 @@ def apply_choose_outcome(s: State, a: A.ChooseOutcome, ev: list[Event]) -> None:
     c.choices = (*c.choices, (t, a.outcome))
     c.pending_outcome = tuple(g for g in c.pending_outcome if g != t)
     if not c.pending_outcome:
-        _settle(s, ev)
+        _finish(s, ev)
 
 
-def _settle(s: State, ev: list[Event]) -> None:
-    """End of an attack: disrupt and destroy, then deathblows or placements."""
+def _fates(s: State, ev: list[Event]) -> None:
+    """Disrupt and destroy what the combat's damage reached; queue the deathblows."""
     c = s.combat
     assert c is not None
-    att = c.attack
-    dis, des, both = _thresholds(s)
     choice = dict(c.choices)
-    for g in both:
-        (des if choice.get(g, "destroy") == "destroy" else dis).append(g)
-    # Ferocity: its target is destroyed where it would have been disrupted.
-    des += [g for g in dis if g in c.ferocity]
-    dis = [g for g in dis if g not in c.ferocity]
+    dis: list[tuple[int, str]] = []
+    des: list[tuple[int, str]] = []
+    for g, by in sorted(c.hit):
+        a, b = _reached(s, g, g in c.no_disrupt)
+        if a and b:
+            (des if choice.get(g, "destroy") == "destroy" else dis).append((g, by))
+        elif a:
+            # Ferocity: its target is destroyed where it would have been disrupted.
+            (des if g in c.ferocity else dis).append((g, by))
+        elif b:
+            des.append((g, by))
+    c.hit, c.choices, c.pending_outcome, c.no_disrupt = (), (), (), ()
     refs = s.game.ref
-    for g in sorted(dis):
+    for g, by in dis:
         s.damage[g] = 0  # disrupting clears all damage
-        c.to_place = (*c.to_place, (g, att.player))
-        ev.append(Event("disrupted", {"mini": refs(g), "by": att.player}))
-    deathblow = att.player != c.player
-    destroyed = sorted(des)
-    for g in destroyed:
-        ev.append(Event("destroyed", {"mini": refs(g), "by": att.player}))
-    c.choices, c.pending_outcome = (), ()
-    # Regenerating creatures are banished instead: they strike no deathblow. A Loner
-    # strikes one only alone.
-    hitters = [g for g in destroyed if not regenerates(s, g)]
-    if not deathblow and not att.special:
-        c.strike_destroyed += len(hitters)
-    if len(hitters) > 1:
-        hitters = [g for g in hitters if not s.game.minis[g].d.has("Loner")]
-    if not att.special and not dis and not destroyed:
-        # Strikeback answers a regular attack that disrupted and destroyed nothing.
-        c.specials = (*c.specials, *triggers.strikeback(s, c))
-    if not deathblow and not att.special and hitters and c.player == s.first_player:
-        # The second player's creatures destroyed in the first player's action phase
-        # strike back before they leave; blades count as misses.
-        defender = other(c.player)
+        c.to_place = (*c.to_place, (g, by))
+        ev.append(Event("disrupted", {"mini": refs(g), "by": by}))
+    for g, by in des:
+        ev.append(Event("destroyed", {"mini": refs(g), "by": by}))
+    c.to_graveyard = (*c.to_graveyard, *des)
+    if c.strike:
+        c.strike_destroyed += sum(1 for g, _ in des if g in c.strike_hit)
+    c.strike_hit = ()
+    # Deathblows: the second player's creatures destroyed in one of the first player's
+    # action phases attack the enemies in their cell before they go, whatever attack
+    # destroyed them; those destroyed in one cell attack together. Regenerating ones
+    # are banished instead and strike no deathblow; a Loner strikes one only alone.
+    if s.phase is not Phase.ACTION or s.active is None or s.active != s.first_player:
+        return
+    groups: dict[int, list[int]] = {}
+    for g, _ in des:
+        if s.game.minis[g].player != s.active and not regenerates(s, g):
+            groups.setdefault(s.cell[g], []).append(g)
+    for cell_, hitters in sorted(groups.items()):
+        if len(hitters) > 1:
+            hitters = [g for g in hitters if not s.game.minis[g].d.has("Loner")]
+        if hitters:
+            c.deathblows = (*c.deathblows, (cell_, tuple(hitters)))
+
+
+def _next_deathblow(s: State, ev: list[Event]) -> bool:
+    """Start the next deathblow that has dice and enemies to hit; False when none."""
+    c = s.combat
+    assert c is not None
+    refs = s.game.ref
+    while c.deathblows:
+        (where, hitters), c.deathblows = c.deathblows[0], c.deathblows[1:]
+        defender = s.game.minis[hitters[0]].player
         dice = sum(stats.power(s, g) for g in hitters)
-        c.to_graveyard = tuple((g, att.player) for g in destroyed)
-        if dice > 0 and s.creatures_in(c.cell, player_index(c.player)):
-            c.deathblow_from = tuple(hitters)
-            c.attack = Attack(player=defender, attackers=tuple(hitters), dice=dice,
-                              special=True)
-            c.step = Step.DEATHBLOW
-            ev.append(Event("deathblow_available", {"player": defender,
-                                                    "minis": [refs(g) for g in destroyed],
-                                                    "dice": dice}))
-            return
-    else:
-        c.to_graveyard = (*c.to_graveyard, *((g, att.player) for g in destroyed))
-    _bury(s, ev)
+        if dice <= 0 or not s.creatures_in(where, 1 - player_index(defender)):
+            continue
+        c.attack = Attack(player=defender, attackers=hitters, dice=dice, special=True,
+                          source="deathblow", cell=where)
+        c.step = Step.DEATHBLOW
+        ev.append(Event("deathblow_available", {"player": defender,
+                                                "minis": [refs(g) for g in hitters],
+                                                "dice": dice}))
+        return True
+    return False
 
 
 def apply_decline_deathblow(s: State, a: A.DeclineDeathblow, ev: list[Event]) -> None:
     _combat(s, a.player, (Step.DEATHBLOW,), "decline the deathblow")
     ev.append(Event("deathblow_declined", {"player": a.player}))
-    _bury(s, ev)
+    _finish(s, ev)
 
 
 def _bury(s: State, ev: list[Event]) -> None:

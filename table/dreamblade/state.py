@@ -69,6 +69,7 @@ class Attack:
     damage_total: int = 0
     damage_left: int = 0
     damaged: tuple[int, ...] = ()  # gids that took damage in this attack
+    cell: int | None = None  # where its targets stand, if not the combat's cell (deathblows)
 
     @property
     def dice_damage(self) -> int:
@@ -77,13 +78,21 @@ class Attack:
 
 @dataclass
 class Combat:
-    """A combat in one cell during a strike."""
+    """A combat: the attacks made in one cell during a strike, or the simultaneous
+    special attacks one event triggered outside a strike (``strike`` False).
+
+    Damage adds up over all its attacks; creatures are disrupted or destroyed once, when
+    its attacks are done (``hit`` holds what was damaged and by whom until then)."""
 
     cell: int
     player: str  # the striking player
     step: Step
     attack: Attack
-    deathblow_from: tuple[int, ...] = ()  # destroyed defenders entitled to a deathblow
+    hit: tuple[tuple[int, str], ...] = ()  # (gid, damaging player) not yet judged
+    no_disrupt: tuple[int, ...] = ()  # damaged by a Relentless attacker's attack
+    strike_hit: tuple[int, ...] = ()  # what the strike's regular attack damaged
+    # Destroyed second-player creatures' deathblows still to make: (cell, attackers).
+    deathblows: tuple[tuple[int, tuple[int, ...]], ...] = ()
     pending_outcome: tuple[int, ...] = ()
     choices: tuple[tuple[int, str], ...] = ()  # (gid, "disrupt" | "destroy") picked so far
     to_place: tuple[tuple[int, str], ...] = ()  # (gid, player who places it)

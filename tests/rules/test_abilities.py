@@ -566,7 +566,7 @@ def test_warpstrike_hits_an_enemy_in_another_cell():
 
 
 def test_charge_attacks_when_entering_a_cell_with_enemies():
-    from table.dreamblade import Aim, Move, Step
+    from table.dreamblade import Aim, DeclineDeathblow, Move, Step
     wb = {"p1": ["Charger", "Brute"], "p2": ["Brute", "Scout"]}
     s = action_phase(wb, {"p1#0": "c2", "p1#1": "a1", "p2#0": "c3", "p2#1": "c3"})
     s, _ = play(s, Move("p1", "p1#0", "c3"))
@@ -575,6 +575,10 @@ def test_charge_attacks_when_entering_a_cell_with_enemies():
     rejects(s, Aim("p1", "p1#0", "p1#1"), "invalid_target")
     s, _ = play(s, Aim("p1", "p1#0", "p2#1"), Roll("p1", (2, 1)),
                 ChooseOutcome("p1", "p2#1", "destroy"))  # 3 damage on a 1/2/3 Scout
+    # The second player's creature destroyed in the first player's action phase gets
+    # its deathblow, whatever attack destroyed it (here a Charge during a shift).
+    assert s.combat.step is Step.DEATHBLOW and s.combat.attack.player == "p2"
+    s, _ = play(s, DeclineDeathblow("p2"))
     assert where(s, "p2#1") == "graveyard"
     assert s.combat is None and not s.fought  # not the cell's combat: c3 may still strike
     s, _ = play(s, Move("p1", "p1#1", "a2"))  # the shift goes on

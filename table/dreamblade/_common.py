@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from .abilities import Ability
 from .errors import Code, IllegalActionError, InvalidActionError
 from .state import Phase, State
 
@@ -46,3 +49,21 @@ def require_own(s: State, g: int, player: str) -> None:
 
 def name_of(s: State, c: int) -> str:
     return s.game.board.cell_names[c]
+
+
+# X is chosen on activation (rulebook glossary "X"); the legal actions list these values.
+LISTED_X = range(0, 10)
+MAX_X = 99
+
+
+def chosen_x(ab: Ability, x: int | None, who: str) -> Ability:
+    """The ability as activated: "Crit X" with X chosen becomes "Crit 3"; an X that is
+    missing, or given to an ability without one, is refused."""
+    if not ab.variable:
+        if x is not None:
+            raise IllegalActionError(Code.INVALID_ABILITY, f"{who}'s {ab} has no X to choose")
+        return ab
+    if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= MAX_X:
+        raise IllegalActionError(Code.INVALID_ABILITY,
+                                 f"{who}'s {ab}: choose X, a whole number from 0 to {MAX_X}")
+    return replace(ab, number=x, variable=False)

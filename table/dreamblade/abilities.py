@@ -6,7 +6,10 @@ Grammar (case-insensitive, spaces free)::
     activation  := requirement ("," requirement)*
     requirement := "Blade" | "Multiblade" | "Double Blade" | "Double Multiblade"
                  | "Spawn" N | "Score" | "Comes into play"
-    number      := ["+" | "-"] digits      e.g. "Crit 5", "Bolster +2", "Fumble -1"
+    number      := ["+" | "-"] digits | "X"  e.g. "Crit 5", "Bolster +2", "Fumble -1",
+                   "Blade: Crit X" (X chosen by the player when the ability is
+                   activated: the rulebook's "X: if the ability doesn't define what X
+                   equals, you can choose it")
     modifier    := words such as an aspect, a lineage, "Enemies", "Self", or the
                    bracketed name of Unique: "Nullify Valor", "Fight Hellbred +2",
                    "Unique [Glorious]", "Reinforce Valor"
@@ -159,6 +162,7 @@ class Ability:
     activation: Activation = Activation()
     number: int | None = None
     modifier: str | None = None
+    variable: bool = False  # its number is X, chosen on each activation
 
     @property
     def is_blade(self) -> bool:
@@ -168,7 +172,9 @@ class Ability:
         body = self.name
         if self.modifier:
             body += f" [{self.modifier}]" if self.name == "Unique" else f" {self.modifier}"
-        if self.number is not None:
+        if self.variable:
+            body += " X"
+        elif self.number is not None:
             body += f" {self.number:+d}" if self.name in _SIGNED else f" {self.number}"
         act = str(self.activation)
         return f"{act}: {body}" if act else body
@@ -225,12 +231,22 @@ def parse_ability(text: str) -> Ability:
     number: int | None = None
     modifier: str | None = None
     words = rest.replace("(", " (").split()
-    if words and _NUMBER_RE.match(words[-1]):
+    variable = bool(words) and words[-1].strip("()").upper() == "X"
+    if variable:
+        if not spec.number:
+            raise AbilityError(f"{spec.name} takes no number: {text!r}")
+        if activation.blade is None and activation.spawn_cost is None \
+                and not activation.comes_into_play:
+            raise AbilityError(f"X is chosen when an ability is activated; {spec.name} X has "
+                               f"no activation (Blade, Spawn, Comes into play): give its "
+                               f"number: {text!r}")
+        words = words[:-1]
+    elif words and _NUMBER_RE.match(words[-1]):
         if not spec.number:
             raise AbilityError(f"{spec.name} takes no number: {text!r}")
         number = int(_NUMBER_RE.match(words[-1]).group(1))  # type: ignore[union-attr]
         words = words[:-1]
-    elif spec.number and not spec.modifier:
+    elif spec.number and not spec.modifier and not variable:
         raise AbilityError(f"{spec.name} needs a number, as in '{spec.name} 2': {text!r}")
     if words:
         if not spec.modifier:
@@ -240,7 +256,7 @@ def parse_ability(text: str) -> Ability:
         raise AbilityError(f"Unique needs a name, as in 'Unique [Glorious]': {text!r}")
     if spec.name == "Fight" and (not modifier or number is None):
         raise AbilityError(f"Fight needs a type and a number, as in 'Fight Valor +2': {text!r}")
-    return Ability(spec.name, activation, number, modifier)
+    return Ability(spec.name, activation, number, modifier, variable)
 
 
 def parse_abilities(items: list[str] | tuple[str, ...]) -> tuple[Ability, ...]:

@@ -23,11 +23,14 @@ OUTCOMES = ("disrupt", "destroy")
 
 
 def _with_target(text: str, a: AssignBlade | Activate) -> str:
-    """The text form's optional "on <target>" and "to <cell>" (see ``notation``)."""
+    """The text form's optional "on <target>", "to <cell>" and "x <n>" (see
+    ``notation``)."""
     if a.target is not None:
         text += f" on {a.target}"
     if a.to is not None:
         text += f" to {a.to}"
+    if a.x is not None:
+        text += f" x {a.x}"
     return text
 
 
@@ -111,6 +114,7 @@ class AssignBlade:
     ability: str
     target: str | None = None  # a miniature, for abilities that take one
     to: str | None = None  # a cell, for abilities that move their target
+    x: int | None = None  # the chosen X of an ability whose number is X ("Crit X")
 
     def __str__(self) -> str:
         return _with_target(f"{self.player} blade {self.mini} {self.ability}", self)
@@ -148,6 +152,7 @@ class Activate:
     ability: str
     target: str | None = None
     to: str | None = None
+    x: int | None = None
 
     def __str__(self) -> str:
         return _with_target(f"{self.player} activate {self.mini} {self.ability}", self)
@@ -244,7 +249,7 @@ class Combat:
         parts = [f"{self.player} combat {self.cell} {','.join(self.attackers)}",
                  "roll " + ",".join(map(face_str, self.roll))]
         if self.blades:
-            parts.append("blades " + ",".join(":".join(b) for b in self.blades))
+            parts.append("blades " + ",".join(":".join(b).rstrip(":") for b in self.blades))
         if self.damage:
             parts.append("damage " + ",".join(f"{t}:{n}" for t, n in self.damage))
         if self.outcomes:

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from . import actions as A
 from . import stats, targeted, triggers
-from ._common import cell, gid, name_of, require_own, require_phase
+from ._common import LISTED_X, cell, chosen_x, gid, name_of, require_own, require_phase
 from .abilities import BladeCost
 from .auras import STAT_ABILITIES, condition_met, is_of_type
 from .blade_effects import blade_abilities, damage_bonus
@@ -263,7 +263,7 @@ def apply_assign_blade(s: State, a: A.AssignBlade, ev: list[Event]) -> None:
         raise IllegalActionError(Code.INVALID_BLADE,
                                  f"{a.mini} has no blade ability {a.ability!r} that can take a "
                                  f"blade now ({c.attack.blades_left} blade(s) left)")
-    ab = dict(blade_abilities(s, g))[a.ability]
+    ab = chosen_x(dict(blade_abilities(s, g))[a.ability], a.x, a.mini)
     # Targets are checked before anything changes: a refused choice leaves no trace.
     is_targeted = targeted.handles(ab.name)
     target = dest = None
@@ -642,8 +642,9 @@ def _play_attack(s: State, player: str, roll: tuple, blades: tuple, damage: tupl
             raise IllegalActionError(Code.INVALID_BLADE,
                                      f"no blade left to assign to {mini} {ability}")
         target = (extra[0] or None) if extra else None
-        to = extra[1] if len(extra) > 1 else None
-        apply_assign_blade(s, A.AssignBlade(player, mini, ability, target, to), ev)
+        to = (extra[1] or None) if len(extra) > 1 else None
+        x = int(extra[2]) if len(extra) > 2 and extra[2] else None
+        apply_assign_blade(s, A.AssignBlade(player, mini, ability, target, to, x), ev)
     if s.combat is not None and s.combat.step is Step.BLADES:
         raise IllegalActionError(Code.BLADES_UNASSIGNED,
                                  f"{s.combat.attack.blades_left} blade(s) must still be assigned "
@@ -726,11 +727,14 @@ def legal_combat_steps(s: State) -> Iterator[A.Action]:
     elif c.step is Step.BLADES:
         for g, key, _ in _blade_options(s):
             ab = dict(blade_abilities(s, g))[key]  # "Crit from p1#3" is a Crit
+            xs = LISTED_X if ab.variable else (None,)
             if targeted.handles(ab.name):
                 for t, dest in targeted.option_refs(s, g, ab.name, ab.modifier):
-                    yield A.AssignBlade(player, ref(g), key, t, dest)
+                    for x in xs:
+                        yield A.AssignBlade(player, ref(g), key, t, dest, x)
             else:
-                yield A.AssignBlade(player, ref(g), key)
+                for x in xs:
+                    yield A.AssignBlade(player, ref(g), key, x=x)
     elif c.step is Step.DAMAGE:
         for t in targets(s):
             if _guarding(s, t) is not None:

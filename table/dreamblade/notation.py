@@ -85,12 +85,12 @@ def parse_action(text: str) -> A.Action:
             return A.Reroll(player, ())
         return A.Reroll(player, tuple(parse_face(w) for w in rest))
     if verb in ("blade", "activate"):
-        form = f"{player} {verb} <mini> <ability> [on <target>] [to <cell>]"
+        form = f"{player} {verb} <mini> <ability> [on <target>] [to <cell>] [x <n>]"
         if len(rest) < 2:
             raise NotationError(f"expected '{form}'")
         words = rest[1:]
         extra: dict[str, str] = {}
-        for key in ("to", "on"):  # from the end: ability names may hold spaces
+        for key in ("x", "to", "on"):  # from the end: ability names may hold spaces
             if key in words:
                 i = words.index(key)
                 if i + 2 != len(words) or key in extra:
@@ -100,7 +100,8 @@ def parse_action(text: str) -> A.Action:
         if not words:
             raise NotationError(f"expected '{form}', got {text!r}")
         kind = A.AssignBlade if verb == "blade" else A.Activate
-        return kind(player, rest[0], " ".join(words), extra.get("on"), extra.get("to"))
+        x = _int(extra["x"], "X") if "x" in extra else None
+        return kind(player, rest[0], " ".join(words), extra.get("on"), extra.get("to"), x)
     if verb == "damage":
         _n(words, 4, f"{player} damage <mini> <amount>")
         return A.AssignDamage(player, rest[0], _int(rest[1], "damage"))

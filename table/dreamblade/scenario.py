@@ -76,16 +76,15 @@ class _Reader:
         return v
 
     def blade(self, b: list, where: str) -> tuple[str, ...]:
-        """[mini, ability] or [mini, ability, {"target": mini, "to": cell}]."""
+        """[mini, ability] or [mini, ability, {"target": mini, "to": cell, "x": n}]: as a
+        tuple (mini, ability[, target or "", to or "", x or ""])."""
         out = [self.mini(b[0], where), b[1]]
         if len(b) == 3:
-            extra = _keys(b[2], where, set(), {"target", "to"})
-            target = extra.get("target")
-            to = extra.get("to")
-            if target is not None or to is not None:
-                out.append(self.mini(target, f"{where}.target") if target is not None else "")
-            if to is not None:
-                out.append(self.cell(to, f"{where}.to"))
+            extra = _keys(b[2], where, set(), {"target", "to", "x"})
+            target, to, x = extra.get("target"), extra.get("to"), extra.get("x")
+            out.append(self.mini(target, f"{where}.target") if target is not None else "")
+            out.append(self.cell(to, f"{where}.to") if to is not None else "")
+            out.append(str(_int(x, f"{where}.x")) if x is not None else "")
         return tuple(out)
 
     def player(self, v: object, where: str) -> str:
@@ -157,7 +156,8 @@ class _Reader:
                     isinstance(b, list) and len(b) in (2, 3) and isinstance(b[1], str)
                     and (len(b) == 2 or isinstance(b[2], dict)) for b in blades):
                 raise ScenarioError(f"{where}.blades: a list of [mini, ability] or "
-                                    "[mini, ability, {\"target\": mini, \"to\": cell}]")
+                                    "[mini, ability, {\"target\": mini, \"to\": cell, "
+                                    "\"x\": n}]")
             deathblow = None
             if d.get("deathblow") is not None:
                 db = _keys(d["deathblow"], f"{where}.deathblow", {"roll"},

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from . import actions as A
 from . import targeted
-from ._common import cell, gid, require_own, require_phase
+from ._common import LISTED_X, cell, chosen_x, gid, require_own, require_phase
 from .abilities import Ability
 from .auras import condition_met
 from .board import player_index
@@ -48,6 +48,7 @@ def _check_pending(s: State, a: A.Activate) -> tuple[int, Ability, int | None, i
         h, name = s.pending[0]
         raise IllegalActionError(Code.TRIGGER_PENDING,
                                  f"first resolve {s.game.ref(h)}'s {name}")
+    ab = chosen_x(ab, a.x, a.mini)
     target = None if a.target is None else gid(s, a.target)
     dest = None if a.to is None else cell(s, a.to)
     dest = targeted.check(s, g, ab.name, target, dest, ab.modifier)
@@ -77,6 +78,7 @@ def check_activate(s: State, a: A.Activate) -> tuple[int, Ability, int | None, i
     if ab.name in targeted.COMBAT_ONLY:
         raise IllegalActionError(Code.INVALID_ABILITY,
                                  f"{ab.name} only works in a combat")
+    ab = chosen_x(ab, a.x, a.mini)
     cost = ab.activation.spawn_cost or 0
     have = s.spawn_points[player_index(a.player)]
     if cost > have:
@@ -116,8 +118,10 @@ def legal_pending(s: State) -> Iterator[A.Activate]:
     """The ways to resolve the next waiting triggered ability."""
     g, name = s.pending[0]
     ab = pending_ability(s, g, name)
+    xs = LISTED_X if ab is not None and ab.variable else (None,)
     for t, c in targeted.option_refs(s, g, name, ab.modifier if ab else None):
-        yield A.Activate(s.game.minis[g].player, s.game.ref(g), name, t, c)
+        for x in xs:
+            yield A.Activate(s.game.minis[g].player, s.game.ref(g), name, t, c, x)
 
 
 def comes_into_play(s: State, g: int, ev: list[Event]) -> None:
@@ -150,8 +154,11 @@ def legal_activations(s: State) -> Iterator[A.Activate]:
                     or ab.name in targeted.COMBAT_ONLY or not _usable(s, g, ab) \
                     or ab.activation.spawn_cost > s.spawn_points[p]:
                 continue
+            xs = LISTED_X if ab.variable else (None,)
             if targeted.handles(ab.name):
                 for t, c in targeted.option_refs(s, g, ab.name, ab.modifier):
-                    yield A.Activate(player, ref(g), ab.name, t, c)
+                    for x in xs:
+                        yield A.Activate(player, ref(g), ab.name, t, c, x)
             else:
-                yield A.Activate(player, ref(g), ab.name)
+                for x in xs:
+                    yield A.Activate(player, ref(g), ab.name, x=x)

@@ -53,11 +53,25 @@ def test_warband_rules():
     ("Bolster +1", "Bolster", None, 1, None),
     ("Blade: Hell's Fury", "Hell's Fury", BladeCost.BLADE, None, None),
     ("Thanatocracy", "Thanatomancy", None, None, None),
+    ("Weaken Valor 1", "Weaken", None, 1, "Valor"),
+    ("Blade: Teleport Enemies", "Teleport", BladeCost.BLADE, None, "Enemies"),
+    ("Inciter Hellbred 2", "Inciter", None, 2, "Hellbred"),
 ])
 def test_ability_notation(text, name, blade, number, modifier):
     a = parse_ability(text)
     assert (a.name, a.activation.blade, a.number, a.modifier) == (name, blade, number, modifier)
     assert parse_ability(str(a)) == a  # the string form reads back
+
+
+def test_x_is_chosen_on_activation() -> None:
+    a = parse_ability("Blade: Crit X")
+    assert a.variable and a.number is None and str(a) == "Blade: Crit X"
+    assert parse_ability(str(a)) == a
+    assert parse_ability("Spawn 1: Warpstrike (X)").variable
+    with pytest.raises(AbilityError, match="no activation"):
+        parse_ability("Weaken X")  # an aura: nothing activates it, so nothing chooses X
+    with pytest.raises(AbilityError, match="takes no number"):
+        parse_ability("Blade: Lure X")
 
 
 @pytest.mark.parametrize("text", ["", "Sparkle 3", "Blade Crit 5", "Crit", "Regenerate 2",

@@ -201,7 +201,9 @@ def _build(state: State, init_dice: Mapping[str, int], w: Words,
                 "every creature whose spawn cost is their total is banished")
     elif c.step is Step.DEATHBLOW:
         n = c.attack.dice
-        text = f"{who(p)}: deathblow in {cell}: roll {n} attack dice, or decline"
+        where = names[c.attack.cell] if c.attack.cell is not None else cell
+        text = (f"{who(p)}: deathblow in {where} ({w.minis(map(ref, c.attack.attackers))}): "
+                f"roll {n} attack dice, or decline")
     elif c.step is Step.REROLL:
         rolled = " ".join(A.face_str(f) for f in c.attack.roll)
         text = (f"{who(p)}: Fortunate in {cell}: pick up to {c.attack.rerolls} of {rolled} "

@@ -386,7 +386,7 @@ def _attack_done(s: State, ev: list[Event]) -> None:
     # Relentless: enemies damaged by an attack it makes cannot be disrupted.
     if any(active_ability(s, g, "Relentless") is not None for g in att.attackers):
         c.no_disrupt = (*c.no_disrupt, *att.damaged)
-    if c.strike and not att.special and att.source != "deathblow":
+    if c.strike and not att.special:  # the strike's regular attack
         c.strike_hit = att.damaged
         # Strikeback answers a regular attack that disrupts and destroys nothing.
         if not any(any(_reached(s, g, g in c.no_disrupt)) for g in att.damaged):
@@ -470,8 +470,9 @@ def _fates(s: State, ev: list[Event]) -> None:
     for g, by in des:
         ev.append(Event("destroyed", {"mini": refs(g), "by": by}))
     c.to_graveyard = (*c.to_graveyard, *des)
-    if c.strike:
-        c.strike_destroyed += sum(1 for g, _ in des if g in c.strike_hit)
+    if c.strike:  # Bloodthirsty asks this (a regenerating enemy is banished instead)
+        c.strike_destroyed += sum(1 for g, _ in des
+                                  if g in c.strike_hit and not regenerates(s, g))
     c.strike_hit = ()
     # Deathblows: the second player's creatures destroyed in one of the first player's
     # action phases attack the enemies in their cell before they go, whatever attack
@@ -598,10 +599,15 @@ def apply_combat(s: State, a: A.Combat, ev: list[Event]) -> None:
     if c is not None and c.step is Step.DEATHBLOW:
         defender = c.attack.player
         if a.deathblow is None:
-            apply_decline_deathblow(s, A.DeclineDeathblow(defender), ev)
+            while s.combat is not None and s.combat.step is Step.DEATHBLOW:
+                apply_decline_deathblow(s, A.DeclineDeathblow(defender), ev)
         else:
             _play_attack(s, defender, a.deathblow.roll, (), a.deathblow.damage,
                          a.deathblow.outcomes, ev)
+            if s.combat is not None and s.combat.step is Step.DEATHBLOW:
+                raise IllegalActionError(Code.WRONG_STEP,
+                                         "creatures destroyed in more than one cell strike "
+                                         "deathblows: write this combat as steps")
     elif a.deathblow is not None:
         raise IllegalActionError(Code.NO_DEATHBLOW,
                                  "no deathblow here: only the second player's creatures "

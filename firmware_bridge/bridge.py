@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import itertools
 import queue
+import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 
 import serial
@@ -32,6 +34,9 @@ from . import protocol as P
 # events, and events are ignored until the handshake: on a noisy cable each try fails often
 # (a corrupted byte in either direction), so try often; a HELLO? costs 15 bytes.
 HELLO_RETRY = 0.05
+HELLO_PATIENCE = 40  # tries (2 s); then a box that talks but never answers is said so
+HELLO_SLOW = 1.0  # and asked once a second, not twenty times
+MISMATCH_BACKOFF_MAX = 30.0  # a box of another protocol version: reopened ever more slowly
 
 
 class DeviceError(RuntimeError):
@@ -45,22 +50,28 @@ class _Framing(serial.threaded.Protocol):
         self.owner = owner
         self.parser = P.FrameParser()
         self.transport: serial.threaded.ReaderThread | None = None
+        self._counted = 0  # of the parser's dropped frames, already added to the stats
 
     def connection_made(self, transport) -> None:
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
-        self.owner._rx_time = time.monotonic()
         for body in self.parser.feed(data):
             try:
                 msg = P.parse(body)
             except P.ProtocolError:
                 self.owner.stats["bad_messages"] += 1
                 continue
+            # Liveness counts valid messages: a box sending only garbage is gone.
+            self.owner._rx_time = time.monotonic()
             self.owner._on_message(msg)
-        self.owner.stats["bad_frames"] = self.parser.dropped
+        # Counted over the whole run, not reset by each reconnect.
+        self.owner.stats["bad_frames"] += self.parser.dropped - self._counted
+        self._counted = self.parser.dropped
 
     def connection_lost(self, exc: BaseException | None) -> None:
+        if self.owner._link_down.is_set():
+            return  # closed by the host after it lost the link: the reason is said already
         self.owner._connection_lost(f"serial link closed: {exc or 'closed'}")
 
 
@@ -82,7 +93,8 @@ class TableBox:
         self.connected = False
         self.reconnects = 0
         self.stats = {"delivered": 0, "duplicates": 0, "out_of_order": 0, "bad_frames": 0,
-                      "bad_messages": 0, "reboots": 0}
+                      "bad_messages": 0, "reboots": 0, "skipped": 0, "stale_rolls": 0}
+        self.last_reason = ""  # why the link is down, for people (CLI, dashboard)
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._reader: serial.threaded.ReaderThread | None = None
@@ -91,8 +103,13 @@ class TableBox:
         self._link_down = threading.Event()
         self._hello = threading.Event()
         self._rx_time = 0.0
-        self._requests = itertools.count(1)
-        self._replies: dict[int, P.Reply | P.Event] = {}
+        # Request ids start at random: a second host process (another CLI run, a restart)
+        # must not be answered with what the box remembers of the first one's.
+        self._requests = itertools.count(secrets.randbelow(0xFFFF))
+        self._issued: deque[int] = deque(maxlen=256)  # this process's requests
+        self._replies: dict[int, P.Reply | P.Event] = {}  # only for requests in _issued
+        self._unknown_kinds: set[str] = set()  # reported once each
+        self._backoff = 0.0  # extra wait before reopening (version mismatch)
         self._reply_cv = threading.Condition()
         self._thread: threading.Thread | None = None
         self._lost_reported = False
@@ -103,7 +120,8 @@ class TableBox:
         self._thread = threading.Thread(target=self._supervise, name="tablebox", daemon=True)
         self._thread.start()
         if wait is not None and not self._hello.wait(wait):
-            raise DeviceError(f"no table box answered on {self.url} within {wait} s")
+            why = f" ({self.last_reason})" if self.last_reason else ""
+            raise DeviceError(f"no table box answered on {self.url} within {wait} s{why}")
         return self
 
     def stop(self) -> None:
@@ -137,18 +155,24 @@ class TableBox:
             reader.start()
             self._rx_time = time.monotonic()
             next_hello = 0.0
+            tries = 0
             while not self._stop.is_set() and not self._link_down.is_set():
                 now = time.monotonic()
                 if not self._hello.is_set() and now >= next_hello:
                     self._write(P.hello_query())
-                    next_hello = now + HELLO_RETRY
+                    tries += 1
+                    next_hello = now + (HELLO_RETRY if tries < HELLO_PATIENCE else HELLO_SLOW)
+                    if tries == HELLO_PATIENCE and now - self._rx_time < self.heartbeat_timeout:
+                        self._report_lost(f"the box on {self.url} sends frames but does not "
+                                          "answer HELLO? (another program on the port, or "
+                                          "firmware of another protocol version?)")
                 if now - self._rx_time > self.heartbeat_timeout:
                     self._connection_lost(f"no heartbeat for {self.heartbeat_timeout:.1f} s")
                     break
                 self._link_down.wait(0.05)
             self._close()
             if not self._stop.is_set():
-                self._stop.wait(self.reconnect_interval)
+                self._stop.wait(self.reconnect_interval + self._backoff)
 
     def _close(self) -> None:
         with self._lock:
@@ -166,6 +190,7 @@ class TableBox:
         self._report_lost(reason)
 
     def _report_lost(self, reason: str) -> None:
+        self.last_reason = reason
         was = self.connected
         self.connected = False
         if was or not self._lost_reported:
@@ -196,16 +221,24 @@ class TableBox:
             self._on_hello(msg)
         elif isinstance(msg, P.Event):
             self._on_event(msg)
-        elif isinstance(msg, P.Reply) and msg.request is not None:
+        elif isinstance(msg, P.Reply) and msg.request in self._issued:
+            # Replies to requests this process never made are dropped: nothing piles up.
             with self._reply_cv:
                 self._replies[msg.request] = msg
                 self._reply_cv.notify_all()
 
     def _on_hello(self, msg: P.Hello) -> None:
         if msg.protocol != P.PROTOCOL_VERSION:
-            self._connection_lost(f"box speaks protocol {msg.protocol}, "
-                                  f"this host {P.PROTOCOL_VERSION}")
+            # Reopening at once would reset an Uno several times a second, for ever.
+            self._backoff = min(MISMATCH_BACKOFF_MAX, max(1.0, self._backoff * 2))
+            newer = msg.protocol > P.PROTOCOL_VERSION
+            self._connection_lost(
+                f"the box on {self.url} speaks table-box protocol {msg.protocol} (firmware "
+                f"{msg.firmware}), this host protocol {P.PROTOCOL_VERSION}: "
+                + ("update tablesight" if newer else "flash the box's firmware again "
+                   "(firmware_bridge/firmware: make flash)"))
             return
+        self._backoff = 0.0
         rebooted = self.boot_id is not None and msg.boot_id != self.boot_id
         if msg.boot_id != self.boot_id:
             # A new boot numbers its events afresh; what it says it has acknowledged was
@@ -259,6 +292,21 @@ class TableBox:
         now = time.monotonic()
         if msg.kind == "BTN":
             ev = DeviceEvent("button", now, player=msg.player, button=msg.button, seq=msg.seq)
+        elif msg.kind == "UNKNOWN":
+            # Acknowledged (it took its place in the sequence) and skipped; said once
+            # for each kind, so a newer box never stalls or floods the table.
+            self.stats["skipped"] += 1
+            kind = msg.text.split(" ")[0]
+            if kind in self._unknown_kinds:
+                return
+            self._unknown_kinds.add(kind)
+            ev = DeviceEvent("unknown_event", now, seq=msg.seq, detail={"text": msg.text})
+        elif msg.kind == "ROLL" and msg.request is not None and msg.request not in self._issued:
+            # The answer to a roll an earlier host process asked for (it crashed before
+            # it came): not this table's dice now.
+            self.stats["stale_rolls"] += 1
+            ev = DeviceEvent("stale_roll", now, seq=msg.seq, request=msg.request,
+                             detail={"faces": list(msg.faces)})
         elif msg.kind == "ROLL":
             ev = DeviceEvent("roll", now, player=msg.player, roll_kind=msg.roll_kind,
                              faces=msg.faces, request=msg.request, seq=msg.seq)
@@ -274,6 +322,7 @@ class TableBox:
     def _request(self, build: Callable[[int], bytes], want_event: bool,
                  timeout: float) -> P.Reply | P.Event:
         req = next(self._requests) % 65535 + 1
+        self._issued.append(req)
         deadline = time.monotonic() + timeout
         frame = build(req)
         while time.monotonic() < deadline:

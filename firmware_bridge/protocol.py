@@ -7,6 +7,7 @@ tokens, the first naming the message.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -102,13 +103,14 @@ class Reply:
 @dataclass(frozen=True)
 class Event:
     seq: int
-    kind: str  # BTN, ROLL, LOST
+    kind: str  # BTN, ROLL, LOST; UNKNOWN: a numbered event this host cannot read
     player: str | None = None
     button: str | None = None
     request: int | None = None
     roll_kind: str | None = None
     faces: tuple[int | str, ...] = ()
     lost: int = 0
+    text: str = ""  # an UNKNOWN event's body (cut), for the report
 
 
 Message = Hello | Heartbeat | Reply | Event
@@ -118,9 +120,13 @@ class ProtocolError(ValueError):
     """A frame with a valid CRC whose content is not a v1 message."""
 
 
-def _int(token: str, what: str) -> int:
-    if not token.isdigit():
-        raise ProtocolError(f"{what} must be a number, got {token!r}")
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,9}")  # ASCII digits, no leading zero
+_BOOT = re.compile(r"[0-9A-F]{8}")  # the boot id goes back in every ACK: nothing else
+
+
+def _int(token: str, what: str, limit: int = 0xFFFF) -> int:
+    if not _NUMBER.fullmatch(token) or int(token) > limit:
+        raise ProtocolError(f"{what} must be a number from 0 to {limit}, got {token[:12]!r}")
     return int(token)
 
 
@@ -129,10 +135,13 @@ def parse(body: str) -> Message:
     kind = t[0]
     try:
         if kind == "HELLO" and len(t) == 6:
+            if not _BOOT.fullmatch(t[3]):
+                raise ProtocolError(f"boot id must be 8 upper-case hex digits, got {t[3]!r}")
             return Hello(_int(t[1], "protocol"), t[2], t[3], _int(t[4], "next seq"),
                          _int(t[5], "acked"))
         if kind == "HB" and len(t) == 4:
-            return Heartbeat(_int(t[1], "uptime"), _int(t[2], "acked"), _int(t[3], "pending"))
+            return Heartbeat(_int(t[1], "uptime", 0xFFFFFFFF), _int(t[2], "acked"),
+                             _int(t[3], "pending"))
         if kind in ("OK", "ERR") and len(t) in (2, 3):
             req = None if t[1] == "-" else _int(t[1], "request")
             return Reply(kind == "OK", req, t[2] if len(t) == 3 else None)
@@ -156,8 +165,14 @@ def parse(body: str) -> Message:
                 return Event(seq, "ROLL", player=player, request=req, roll_kind=t[4],
                              faces=tuple(faces))
             if t[2] == "LOST" and len(t) == 4:
-                return Event(seq, "LOST", lost=_int(t[3], "lost"))
+                return Event(seq, "LOST", lost=_int(t[3], "lost", 0xFFFFFFFF))
+            # A numbered event this host cannot read (a newer box, another button): it
+            # still takes its place in the sequence, to be acknowledged and skipped; an
+            # event never acknowledged would stall the stream for ever.
+            return Event(seq, "UNKNOWN", text=" ".join(t[2:])[:40])
     except ProtocolError:
+        if kind == "EV" and len(t) >= 3 and _NUMBER.fullmatch(t[1]) and int(t[1]) <= 0xFFFF:
+            return Event(int(t[1]), "UNKNOWN", text=" ".join(t[2:])[:40])
         raise
     raise ProtocolError(f"not a protocol {PROTOCOL_VERSION} message: {body!r}")
 

@@ -203,11 +203,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         if url is None:
             print("no table box found: dice are typed in on the dashboard", file=sys.stderr)
         else:
-            box = TableBox(url)
+            box = TableBox(url, resume=session.box_resume())  # no press delivered twice
     live = LiveTable(session, layout, camera, box)
     session.subscribe(Narrator(sys.stdout, words=session.words))
     services = TableServices(session, live, log, _ports, open_camera=open_source,
-                             open_box=TableBox)
+                             open_box=lambda port: TableBox(
+                                 port, resume=services.session.box_resume()))
     services.camera_spec = args.camera or "none"
     services.use_port(box.url if box is not None else "none")
     server = _serve(services, args)

@@ -647,7 +647,7 @@ class Session:
     def device(self, ev: DeviceEvent) -> list[SessionEvent]:
         out: list[SessionEvent] = []
         with self._lock:
-            if ev.kind in ("connected", "lost", "lost_events"):
+            if ev.kind in ("connected", "lost", "lost_events", "unknown_event", "stale_roll"):
                 self._record("device", ev.to_dict(), "box")
             if ev.kind == "connected":
                 self._health(out, "box", True, "table box connected")
@@ -656,6 +656,12 @@ class Session:
                              f"{ev.detail.get('reason', 'unplugged?')}; type dice in by hand")
             elif ev.kind == "lost_events":
                 self._warn(out, f"the table box dropped {ev.detail.get('count', '?')} presses")
+            elif ev.kind == "unknown_event":
+                self._warn(out, "the table box sent an event this version of tablesight does "
+                           f"not know ({ev.detail.get('text', '?')}): skipped")
+            elif ev.kind == "stale_roll":
+                self._warn(out, "the table box answered a roll asked for before a restart: "
+                           "those dice were set aside; roll again")
             elif ev.kind == "roll":
                 self._record("device", ev.to_dict(), "box")
                 self._device_roll(ev, out)
@@ -667,6 +673,8 @@ class Session:
                      "undo": self._cmd_undo}[ev.button](cmd, "box", out)
                 except (CommandError, RulesError) as e:
                     self._warn(out, f"{ev.player} pressed {ev.button}: {e}")
+            elif ev.kind == "button":  # no command, but in the log: where the box stands
+                self._record("device", ev.to_dict(), "box")
         return out
 
     def _device_roll(self, ev: DeviceEvent, out: list[SessionEvent]) -> None:
@@ -714,6 +722,23 @@ class Session:
         except RulesError as e:
             self._warn(out, f"roll refused: {e}")
         self._after_change(out)
+
+    def box_resume(self) -> tuple[str, int] | None:
+        """Where the table box's event stream stood when this game last heard from it:
+        (boot id, last event delivered), from the log. A host restarted mid-game hands it
+        to the box bridge, which then delivers none of those events again."""
+        if self.log is None or self.game_id is None:
+            return None
+        boot: str | None = None
+        seq = 0
+        for e in self.log.entries(self.game_id, ("device",)):
+            b = e.body
+            if b.get("kind") == "connected" and isinstance(b.get("boot_id"), str):
+                if b["boot_id"] != boot:
+                    boot, seq = b["boot_id"], 0
+            elif boot is not None and isinstance(b.get("seq"), int):
+                seq = b["seq"]
+        return None if boot is None else (boot, seq)
 
     # -- health and warnings ---------------------------------------------------------------------
     def report_health(self, part: str, ok: bool, message: str) -> list[SessionEvent]:

@@ -27,8 +27,16 @@ def test_parse_every_box_message():
     assert ev.faces == (1, "miss", "blade", 3) and ev.request == 7 and ev.player == "p1"
     assert P.parse("EV 5 ROLL - init - 6").faces == (6,)
     assert P.parse("EV 6 LOST 3").lost == 3
-    for bad in ("EV 1 BTN p3 roll", "EV x BTN p1 roll", "EV 1 ROLL 2 attack p1 7",
-                "EV 1 ROLL 2 init p1 M", "HELLO 1", "NOPE", "EV 1 BTN p1 dance"):
+    # A numbered event the host cannot read keeps its place in the sequence (to be
+    # acknowledged and skipped): a newer box's event kind, another button, odd faces.
+    for unknown in ("EV 1 BTN p3 roll", "EV 1 ROLL 2 attack p1 7", "EV 1 ROLL 2 init p1 M",
+                    "EV 1 BTN p1 dance", "EV 9 TILT p1 left"):
+        ev = P.parse(unknown)
+        assert ev.kind == "UNKNOWN" and ev.seq == int(unknown.split()[1]) and ev.text
+    for bad in ("EV x BTN p1 roll", "EV 070 BTN p1 roll", "EV 70000 BTN p1 roll", "HELLO 1",
+                "NOPE", "HELLO 1 1.0.0 7cf23a76 5 4", "HELLO 1 1.0.0 7CF23A7 5 4",
+                "HELLO 1 1.0.0 7CF2 3A76 5", "HELLO 1 1.0.0 7CF23A76 05 4", "HB 1 70000 1",
+                "OK 65536", "HB ² 1 1"):
         with pytest.raises(P.ProtocolError):
             P.parse(bad)
 

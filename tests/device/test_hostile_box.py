@@ -1,0 +1,178 @@
+"""The host against a box that misbehaves: a scripted peer (``peer.py``, no code shared
+with the host's parser) sends what a newer, broken or hostile box would."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from firmware_bridge.bridge import DeviceError, TableBox
+from table.device import DeviceEvent
+from table.session import GameLog, Session
+
+from ..session.helpers import sample_setup
+from .peer import Peer
+
+BOOT = "1A2B3C4D"
+
+
+@pytest.fixture
+def peer():
+    p = Peer()
+    yield p
+    p.close()
+
+
+def connect(peer: Peer, boot: str = BOOT, acked: int = 0, **kw) -> TableBox:
+    box = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1, **kw)
+    box.start()
+    peer.wait_for("HELLO?")
+    peer.send(f"HELLO 1 9.9.9 {boot} {acked + 1} {acked}")
+    got = box.events.get(timeout=3)
+    assert got.kind == "connected", got
+    return box
+
+
+def events(box: TableBox, n: int, timeout: float = 3.0) -> list[DeviceEvent]:
+    out: list[DeviceEvent] = []
+    end = time.monotonic() + timeout
+    while len(out) < n and time.monotonic() < end:
+        try:
+            out.append(box.events.get(timeout=0.05))
+        except Exception:
+            pass
+    return out
+
+
+def test_an_unknown_event_is_acknowledged_skipped_and_said_once(peer: Peer) -> None:
+    box = connect(peer)
+    try:
+        peer.send("EV 1 TILT p1 left")  # a newer box's event
+        peer.send("EV 2 BTN p1 dance")  # a button this host does not know
+        peer.send("EV 3 TILT p2 right")  # the same new kind again: not said twice
+        peer.send("EV 4 BTN p2 ready")
+        got = events(box, 3)
+        assert [e.kind for e in got] == ["unknown_event", "unknown_event", "button"]
+        assert got[0].detail["text"] == "TILT p1 left" and got[2].seq == 4
+        assert peer.wait_for(f"ACK 4 {BOOT}")  # the stream moved on: nothing stalls
+        assert box.stats["skipped"] == 3
+    finally:
+        box.stop()
+
+
+def test_a_boot_id_with_reserved_characters_is_refused_and_nothing_breaks(peer: Peer) -> None:
+    box = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1).start()
+    try:
+        peer.wait_for("HELLO?")
+        for bad in ("7CF2*A76", "7cf23a76", "ZZZZZZZZ", "7CF23A7"):
+            peer.send(f"HELLO 1 1.0.0 {bad} 1 0")
+        time.sleep(0.3)
+        assert not box.connected and box.stats["bad_messages"] >= 3
+        peer.send(f"HELLO 1 1.0.0 {BOOT} 1 0")  # a good one is taken, the link intact
+        end = time.monotonic() + 2
+        while not box.connected and time.monotonic() < end:
+            time.sleep(0.02)
+        assert box.connected and box.boot_id == BOOT
+    finally:
+        box.stop()
+
+
+def test_a_roll_answer_for_an_earlier_host_is_set_aside(peer: Peer) -> None:
+    box = connect(peer)
+    try:
+        stale = (box._issued[-1] + 1000) % 65535 + 1 if box._issued else 4242
+        peer.send(f"EV 1 ROLL {stale} attack p1 3,3,3")
+        peer.send("EV 2 BTN p1 ready")
+        got = events(box, 2)
+        assert [e.kind for e in got] == ["stale_roll", "button"]
+        assert box.stats["stale_rolls"] == 1
+    finally:
+        box.stop()
+
+
+def test_request_ids_do_not_restart_with_each_host_process(peer: Peer) -> None:
+    firsts = {next(TableBox("loop://")._requests) for _ in range(20)}
+    assert len(firsts) > 15  # random starts, not 1 every time
+
+
+def test_a_garbage_only_link_times_out(peer: Peer) -> None:
+    box = connect(peer)
+    try:
+        end = time.monotonic() + 2.5
+        lost = None
+        while time.monotonic() < end and lost is None:
+            peer.raw(b"\x00garbage\xff without a frame*ZZZZ\n" * 4)
+            for e in events(box, 1, 0.05):
+                if e.kind == "lost":
+                    lost = e
+        assert lost is not None and "no heartbeat" in lost.detail["reason"]
+        assert box.stats["bad_frames"] > 0
+    finally:
+        box.stop()
+
+
+def test_a_box_that_never_answers_hello_is_named_and_asked_slowly(peer: Peer) -> None:
+    box = TableBox(peer.port, heartbeat_timeout=5.0, reconnect_interval=0.1).start()
+    try:
+        asked = 0
+        end = time.monotonic() + 3.5
+        while time.monotonic() < end:
+            peer.send("HB 100 0 0")  # alive, but deaf to HELLO?
+            asked += sum(1 for line in peer.lines(0.1) if line.startswith("HELLO?"))
+        late = 0
+        for _ in range(10):
+            peer.send("HB 100 0 0")
+            late += sum(1 for line in peer.lines(0.1) if line.startswith("HELLO?"))
+        assert late <= 2, f"{late} HELLO? in the last second"  # about one a second now
+        assert "does not answer HELLO?" in box.last_reason
+    finally:
+        box.stop()
+
+
+def test_a_box_of_another_protocol_version_is_refused_clearly_and_slowly(peer: Peer) -> None:
+    box = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1)
+    box.start()
+    try:
+        hellos = 0
+        end = time.monotonic() + 3.0
+        while time.monotonic() < end:
+            for line in peer.lines(0.05):
+                if line.startswith("HELLO?"):
+                    hellos += 1
+                    peer.send(f"HELLO 2 2.0.0 {BOOT} 1 0")
+        assert not box.connected
+        assert "protocol 2" in box.last_reason and "update tablesight" in box.last_reason
+        # Backed off: 1 s, then 2 s between openings, not ten openings a second.
+        assert hellos <= 4, hellos
+        with pytest.raises(DeviceError, match="protocol 2"):
+            raise DeviceError(f"no table box answered ({box.last_reason})")
+    finally:
+        box.stop()
+
+
+def test_a_restarted_host_delivers_nothing_twice(tmp_path, peer: Peer) -> None:
+    """The host's log keeps where the box's stream stood; a new host process resumes
+    there, and the events whose acknowledgement was lost are not counted again."""
+    log = GameLog(tmp_path / "games.db")
+    session = Session.new(sample_setup(), log)
+    box = connect(peer)
+    box.on_event = session.device
+    session.device(DeviceEvent("connected", 0.0, detail={"boot_id": BOOT}))
+    for seq in (1, 2, 3):
+        peer.send(f"EV {seq} BTN p1 shift")
+    assert [e.seq for e in events(box, 3) if e.kind == "button"] == [1, 2, 3]
+    box.stop()  # the host dies; the box never got (say) the last ACK
+    assert Session.resume(log, session.game_id).box_resume() == (BOOT, 3)
+    again = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1,
+                     resume=Session.resume(log, session.game_id).box_resume()).start()
+    try:
+        peer.wait_for("HELLO?")
+        peer.send(f"HELLO 1 9.9.9 {BOOT} 5 1")  # the box only knows ACK 1
+        for seq in (2, 3, 4):  # it resends what it thinks is unacknowledged
+            peer.send(f"EV {seq} BTN p1 shift")
+        got = [e for e in events(again, 3, 2.0) if e.kind == "button"]
+        assert [e.seq for e in got] == [4]  # 2 and 3 were delivered before the restart
+        assert again.stats["duplicates"] == 2
+    finally:
+        again.stop()

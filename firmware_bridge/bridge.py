@@ -93,7 +93,8 @@ class TableBox:
         self.connected = False
         self.reconnects = 0
         self.stats = {"delivered": 0, "duplicates": 0, "out_of_order": 0, "bad_frames": 0,
-                      "bad_messages": 0, "reboots": 0, "skipped": 0, "stale_rolls": 0}
+                      "bad_messages": 0, "reboots": 0, "skipped": 0, "stale_rolls": 0,
+                      "lost_in_reboots": 0}
         self.last_reason = ""  # why the link is down, for people (CLI, dashboard)
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
@@ -114,6 +115,9 @@ class TableBox:
         self._thread: threading.Thread | None = None
         self._lost_reported = False
         self._early: dict[int, P.Event] = {}  # arrived ahead of a missing one (bounded)
+        # The number the current boot's next event will get, as far as we have heard
+        # (HELLO, heartbeats, events): what a reboot lost is counted from it.
+        self._boot_next = 0
 
     # -- lifecycle --------------------------------------------------------------------
     def start(self, wait: float | None = None) -> TableBox:
@@ -158,7 +162,9 @@ class TableBox:
             tries = 0
             while not self._stop.is_set() and not self._link_down.is_set():
                 now = time.monotonic()
-                if not self._hello.is_set() and now >= next_hello:
+                if self._hello.is_set():
+                    tries = 0  # a handshake lost later (a reboot) starts a new round
+                elif now >= next_hello:
                     self._write(P.hello_query())
                     tries += 1
                     next_hello = now + (HELLO_RETRY if tries < HELLO_PATIENCE else HELLO_SLOW)
@@ -219,6 +225,10 @@ class TableBox:
     def _on_message(self, msg: P.Message) -> None:
         if isinstance(msg, P.Hello):
             self._on_hello(msg)
+        elif isinstance(msg, P.Heartbeat):
+            if self._foreign_boot(msg.boot_id):
+                return
+            self._heard(msg.next_seq)
         elif isinstance(msg, P.Event):
             self._on_event(msg)
         elif isinstance(msg, P.Reply) and msg.request in self._issued:
@@ -226,6 +236,19 @@ class TableBox:
             with self._reply_cv:
                 self._replies[msg.request] = msg
                 self._reply_cv.notify_all()
+
+    def _foreign_boot(self, boot_id: str) -> bool:
+        """A heartbeat or an event of another boot than the handshake's: the box
+        restarted and its boot HELLO was lost on the wire. Nothing of it is taken until
+        a new handshake (the supervisor asks HELLO? again) says where its numbers stand."""
+        if not self._hello.is_set() or boot_id == self.boot_id:
+            return False
+        self._hello.clear()
+        return True
+
+    def _heard(self, next_seq: int) -> None:
+        if self._boot_next == 0 or P.seq_after(next_seq, self._boot_next):
+            self._boot_next = next_seq
 
     def _on_hello(self, msg: P.Hello) -> None:
         if msg.protocol != P.PROTOCOL_VERSION:
@@ -240,14 +263,32 @@ class TableBox:
             return
         self._backoff = 0.0
         rebooted = self.boot_id is not None and msg.boot_id != self.boot_id
+        lost, at_least = 0, False
         if msg.boot_id != self.boot_id:
+            if rebooted and msg.prev_next is not None:
+                # The box kept where its previous boot stopped (a reset, not a power
+                # cut): every event after the last we delivered died with it, and the
+                # presses it had counted as lost.
+                lost = (msg.prev_next - 1 - self.last_seq) % 0xFFFF + (msg.prev_lost or 0)
+            elif rebooted and self._boot_next:
+                # A power cut: only what we heard of (heartbeats, events) can be counted.
+                lost = (self._boot_next - 1 - self.last_seq) % 0xFFFF
+                at_least = True
             # A new boot numbers its events afresh; what it says it has acknowledged was
             # delivered before (by us or by a previous host run).
             self.boot_id = msg.boot_id
             self.last_seq = msg.acked
+            self._boot_next = 0
             self._early.clear()
             if rebooted:
                 self.stats["reboots"] += 1
+        self._heard(msg.next_seq)
+        if lost:
+            self.stats["lost_in_reboots"] += lost
+            reason = "the box lost power" if at_least else "the box restarted"
+            self._emit(DeviceEvent("lost_events", time.monotonic(),
+                                   detail={"count": lost, "reason": reason,
+                                           "at_least": at_least}))
         if rebooted and self._hello.is_set():
             # The box restarted under us (watchdog, brown-out): say so, it lost its queue.
             self._emit(DeviceEvent("connected", time.monotonic(),
@@ -264,8 +305,9 @@ class TableBox:
                                            "rebooted": rebooted, "url": self.url}))
 
     def _on_event(self, msg: P.Event) -> None:
-        if not self._hello.is_set():
+        if not self._hello.is_set() or self._foreign_boot(msg.boot_id):
             return  # before the handshake the boot is unknown: it will be resent
+        self._heard(msg.seq % 0xFFFF + 1)
         expected = (self.last_seq % 0xFFFF) + 1
         if msg.seq == expected:
             # Deliver it, then whatever already arrived behind it, and acknowledge the

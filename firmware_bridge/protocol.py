@@ -1,4 +1,4 @@
-"""The table-box wire protocol, v1 (``PROTOCOL.md``): framing and messages.
+"""The table-box wire protocol, v2 (``PROTOCOL.md``): framing and messages.
 
 A frame is one line of printable ASCII: ``<body>*<CRC>\\n``, where CRC is the
 CRC-16/CCITT-FALSE of the body as four upper-case hex digits. Bodies are space-separated
@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_FRAME = 96  # bytes, including "*CRC\n"
 BUTTONS = ("roll", "ready", "shift", "strike", "undo")
 ATTACK_FACES = {"1": 1, "2": 2, "3": 3, "M": "miss", "B": "blade"}
@@ -84,13 +84,19 @@ class Hello:
     boot_id: str
     next_seq: int
     acked: int
+    # Where the previous boot stopped (None after a power cut: nothing survived): the
+    # number its next event would have had, and the presses it had counted as lost.
+    prev_next: int | None = None
+    prev_lost: int | None = None
 
 
 @dataclass(frozen=True)
 class Heartbeat:
+    boot_id: str
     uptime_ms: int
     acked: int
     pending: int
+    next_seq: int
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,7 @@ class Reply:
 
 @dataclass(frozen=True)
 class Event:
+    boot_id: str
     seq: int
     kind: str  # BTN, ROLL, LOST; UNKNOWN: a numbered event this host cannot read
     player: str | None = None
@@ -134,47 +141,62 @@ def parse(body: str) -> Message:
     t = body.split(" ")
     kind = t[0]
     try:
-        if kind == "HELLO" and len(t) == 6:
-            if not _BOOT.fullmatch(t[3]):
-                raise ProtocolError(f"boot id must be 8 upper-case hex digits, got {t[3]!r}")
-            return Hello(_int(t[1], "protocol"), t[2], t[3], _int(t[4], "next seq"),
-                         _int(t[5], "acked"))
-        if kind == "HB" and len(t) == 4:
-            return Heartbeat(_int(t[1], "uptime", 0xFFFFFFFF), _int(t[2], "acked"),
-                             _int(t[3], "pending"))
+        if kind == "HELLO" and len(t) == 6:  # a protocol 1 box: named, then refused
+            return Hello(_int(t[1], "protocol"), t[2][:20], _boot(t[3]),
+                         _int(t[4], "next seq"), _int(t[5], "acked"))
+        if kind == "HELLO" and len(t) == 8:
+            prev = (None, None) if t[6:] == ["-", "-"] else \
+                (_int(t[6], "previous next seq"), _int(t[7], "previous lost", 0xFFFFFFFF))
+            return Hello(_int(t[1], "protocol"), t[2][:20], _boot(t[3]),
+                         _int(t[4], "next seq"), _int(t[5], "acked"), *prev)
+        if kind == "HB" and len(t) == 6:
+            return Heartbeat(_boot(t[1]), _int(t[2], "uptime", 0xFFFFFFFF),
+                             _int(t[3], "acked"), _int(t[4], "pending"),
+                             _int(t[5], "next seq"))
         if kind in ("OK", "ERR") and len(t) in (2, 3):
             req = None if t[1] == "-" else _int(t[1], "request")
             return Reply(kind == "OK", req, t[2] if len(t) == 3 else None)
-        if kind == "EV" and len(t) >= 3:
-            seq = _int(t[1], "seq")
-            if t[2] == "BTN" and len(t) == 5 and t[3] in ("p1", "p2") and t[4] in BUTTONS:
-                return Event(seq, "BTN", player=t[3], button=t[4])
-            if t[2] == "ROLL" and len(t) == 7 and t[4] in ("init", "attack"):
-                req = None if t[3] == "-" else _int(t[3], "request")
-                player = None if t[5] == "-" else t[5]
-                if player not in (None, "p1", "p2"):
-                    raise ProtocolError(f"bad player {t[5]!r}")
-                faces: list[int | str] = []
-                for f in t[6].split(","):
-                    if t[4] == "init" and f in "123456" and len(f) == 1:
-                        faces.append(int(f))
-                    elif t[4] == "attack" and f in ATTACK_FACES:
-                        faces.append(ATTACK_FACES[f])
-                    else:
-                        raise ProtocolError(f"bad die face {f!r}")
-                return Event(seq, "ROLL", player=player, request=req, roll_kind=t[4],
-                             faces=tuple(faces))
-            if t[2] == "LOST" and len(t) == 4:
-                return Event(seq, "LOST", lost=_int(t[3], "lost", 0xFFFFFFFF))
-            # A numbered event this host cannot read (a newer box, another button): it
-            # still takes its place in the sequence, to be acknowledged and skipped; an
-            # event never acknowledged would stall the stream for ever.
-            return Event(seq, "UNKNOWN", text=" ".join(t[2:])[:40])
+        if kind == "EV" and len(t) >= 4:
+            boot, seq = _boot(t[1]), _int(t[2], "seq")
+            try:
+                return _event(boot, seq, t[3:])
+            except ProtocolError:
+                # A numbered event this host cannot read (a newer box, another button):
+                # it still takes its place in the sequence, to be acknowledged and
+                # skipped; an event never acknowledged would stall the stream for ever.
+                return Event(boot, seq, "UNKNOWN", text=" ".join(t[3:])[:40])
     except ProtocolError:
-        if kind == "EV" and len(t) >= 3 and _NUMBER.fullmatch(t[1]) and int(t[1]) <= 0xFFFF:
-            return Event(int(t[1]), "UNKNOWN", text=" ".join(t[2:])[:40])
         raise
     raise ProtocolError(f"not a protocol {PROTOCOL_VERSION} message: {body!r}")
+
+
+def _boot(token: str) -> str:
+    if not _BOOT.fullmatch(token):
+        raise ProtocolError(f"boot id must be 8 upper-case hex digits, got {token[:12]!r}")
+    return token
+
+
+def _event(boot: str, seq: int, t: list[str]) -> Event:
+    if t[0] == "BTN" and len(t) == 3 and t[1] in ("p1", "p2") and t[2] in BUTTONS:
+        return Event(boot, seq, "BTN", player=t[1], button=t[2])
+    if t[0] == "ROLL" and len(t) == 5 and t[2] in ("init", "attack"):
+        req = None if t[1] == "-" else _int(t[1], "request")
+        player = None if t[3] == "-" else t[3]
+        if player not in (None, "p1", "p2"):
+            raise ProtocolError(f"bad player {t[3]!r}")
+        faces: list[int | str] = []
+        for f in t[4].split(","):
+            if t[2] == "init" and f in "123456" and len(f) == 1:
+                faces.append(int(f))
+            elif t[2] == "attack" and f in ATTACK_FACES:
+                faces.append(ATTACK_FACES[f])
+            else:
+                raise ProtocolError(f"bad die face {f!r}")
+        return Event(boot, seq, "ROLL", player=player, request=req, roll_kind=t[2],
+                     faces=tuple(faces))
+    if t[0] == "LOST" and len(t) == 2:
+        return Event(boot, seq, "LOST", lost=_int(t[1], "lost", 0xFFFFFFFF))
+    raise ProtocolError(f"unknown event {' '.join(t)[:40]!r}")
 
 
 # -- commands to the box -------------------------------------------------------------

@@ -33,7 +33,10 @@ class FaultyRelay:
         self._unplugged_until = 0.0
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self.stats = {"bytes": 0, "corrupted": 0, "dropped": 0, "duplicated": 0, "unplugs": 0}
+        self.stats = {"bytes": 0, "corrupted": 0, "dropped": 0, "duplicated": 0, "unplugs": 0,
+                      "muted": 0}
+        self._mute = 0  # box->host frames starting with b"HELLO " still to swallow
+        self._line = b""  # a partial line held while muting
         self._threads = [threading.Thread(target=self._accept, daemon=True),
                          threading.Thread(target=self._box_to_host, daemon=True)]
 
@@ -55,6 +58,27 @@ class FaultyRelay:
         self.stats["unplugs"] += 1
         self._unplugged_until = time.monotonic() + seconds
         self._drop_client()
+
+    def mute_hellos(self, n: int = 1) -> None:
+        """Lose the box's next ``n`` HELLO frames on the wire (a reboot announcement
+        that never arrives), whatever else passes."""
+        with self._lock:
+            self._mute += n
+
+    def _filter(self, data: bytes) -> bytes:
+        with self._lock:
+            if not self._mute and not self._line:
+                return data
+            self._line += data
+            *lines, self._line = self._line.split(b"\n")
+            out = []
+            for line in lines:
+                if self._mute and line.startswith(b"HELLO "):
+                    self._mute -= 1
+                    self.stats["muted"] += 1
+                    continue
+                out.append(line + b"\n")
+            return b"".join(out)
 
     def _drop_client(self) -> None:
         with self._lock:
@@ -122,6 +146,9 @@ class FaultyRelay:
     def _box_to_host(self) -> None:
         while not self._stop.is_set():
             data = self.box.read(256)
+            if not data:
+                continue
+            data = self._filter(data)
             if not data:
                 continue
             with self._lock:

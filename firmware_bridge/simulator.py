@@ -1,7 +1,8 @@
-"""A table box simulated in Python, speaking protocol v1 on a pty: the embedded default
+"""A table box simulated in Python, speaking protocol 2 on a pty: the embedded default
 when no box is attached (``tablesight demo``), and a second, independent implementation
 of the protocol that the bridge's tests run against (the real firmware in simavr is the
-other).
+other). It shares no code with the host's ``protocol`` module: its framing, CRC and
+command parsing are its own, written from ``PROTOCOL.md``.
 
     sim = BoxSimulator().start()
     box = TableBox(sim.port).start(wait=2)
@@ -19,9 +20,60 @@ import tty
 from collections import deque
 from dataclasses import dataclass
 
-from . import protocol as P
-
+PROTOCOL = 2
+FIRMWARE = "sim-2.0.0"
+BUTTON_NAMES = ("roll", "ready", "shift", "strike", "undo")
 ATTACK_SYMBOLS = ("1", "2", "3", "M", "M", "B")
+LINE_MAX = 96
+
+
+def _crc(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE, the way the firmware computes it (one bit at a time, MSB
+    first), not the host's way."""
+    crc = 0xFFFF
+    for byte in data:
+        for bit in range(7, -1, -1):
+            top = (crc >> 15) ^ ((byte >> bit) & 1)
+            crc = (crc << 1) & 0xFFFF
+            if top:
+                crc ^= 0x1021
+    return crc
+
+
+class _Lines:
+    """Bytes from the host in, checked frame bodies out (bad ones dropped silently)."""
+
+    def __init__(self) -> None:
+        self.buf = b""
+
+    def feed(self, data: bytes) -> list[str]:
+        self.buf += data.replace(b"\r", b"")
+        out = []
+        while b"\n" in self.buf:
+            line, self.buf = self.buf.split(b"\n", 1)
+            if len(line) + 1 > LINE_MAX or len(line) < 6 or line[-5:-4] != b"*":
+                continue
+            body, tail = line[:-5], line[-4:]
+            if any(b < 0x20 or b > 0x7E for b in body) or b"*" in body:
+                continue
+            if tail != b"%04X" % _crc(body):
+                continue
+            out.append(body.decode("ascii"))
+        if len(self.buf) > LINE_MAX:
+            self.buf = b""  # an over-long line: dropped whole at its newline
+        return out
+
+
+def _number(token: str, limit: int = 0xFFFF) -> int | None:
+    if not token.isascii() or not token.isdigit() or (len(token) > 1 and token[0] == "0"):
+        return None
+    value = int(token)
+    return value if value <= limit else None
+
+
+def _later(a: int, b: int) -> bool:
+    """Sequence number ``a`` after ``b`` (serial arithmetic modulo 2^16)."""
+    return a != b and (a - b) % 65536 < 32768
 
 
 @dataclass
@@ -44,7 +96,8 @@ class BoxSimulator:
         self.lost = 0
         self.leds = 0
         self.armed: dict[str, tuple[str, int]] = {}
-        self.recent: deque[int] = deque(maxlen=8)
+        self.recent: deque[int] = deque(maxlen=8)  # the last 8 ROLL request ids served
+        self.prev: tuple[int, int] | None = None  # (next seq, lost) of the previous boot
         self.master, slave = os.openpty()
         tty.setraw(slave)
         self.port = os.ttyname(slave)
@@ -52,12 +105,12 @@ class BoxSimulator:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._parser = P.FrameParser()
+        self._lines = _Lines()
         self._start = time.monotonic()
 
     # -- the physical side ------------------------------------------------------------
     def press(self, player: str, button: str) -> None:
-        if player not in ("p1", "p2") or button not in P.BUTTONS:
+        if player not in ("p1", "p2") or button not in BUTTON_NAMES:
             raise ValueError(f"no button {player} {button}")
         with self._lock:
             self._flush_lost()
@@ -69,14 +122,21 @@ class BoxSimulator:
                 if not self._push(f"ROLL - {kind} {player} {self._faces(kind, n)}"):
                     self.lost += 1
 
-    def reboot(self) -> None:
-        """Lose RAM like the real box: queue, sequence numbers, a new boot id."""
+    def reboot(self, power_cut: bool = False) -> None:
+        """Lose RAM like the real box: queue, sequence numbers, a new boot id. A reset
+        keeps where the old boot stopped (the firmware's .noinit record); a power cut
+        keeps nothing."""
         with self._lock:
+            self.prev = None if power_cut else (self.next_seq, self.lost)
             self.boot_id = secrets.token_hex(4).upper()
             self.next_seq, self.acked, self.sent, self.lost = 1, 0, 0, 0
             self.queue.clear()
             self.armed.clear()
-            self._write(f"HELLO {P.PROTOCOL_VERSION} sim-1.0.0 {self.boot_id} 1 0")
+            self._write(self._hello())
+
+    def _hello(self) -> str:
+        prev = "- -" if self.prev is None else f"{self.prev[0]} {self.prev[1]}"
+        return f"HELLO {PROTOCOL} {FIRMWARE} {self.boot_id} {self.next_seq} {self.acked} {prev}"
 
     # -- lifecycle --------------------------------------------------------------------
     def start(self) -> BoxSimulator:
@@ -110,7 +170,8 @@ class BoxSimulator:
     def _push(self, body: str) -> bool:
         if len(self.queue) >= self.queue_size:
             return False
-        self.queue.append(_Event(self.next_seq, f"EV {self.next_seq} {body}"))
+        # Protocol 2: every event names its boot.
+        self.queue.append(_Event(self.next_seq, f"EV {self.boot_id} {self.next_seq} {body}"))
         self.next_seq = self.next_seq % 0xFFFF + 1
         return True
 
@@ -119,13 +180,14 @@ class BoxSimulator:
             self.lost = 0
 
     def _write(self, body: str) -> None:
+        raw = body.encode("ascii")
         try:
-            os.write(self.master, P.encode(body))
+            os.write(self.master, raw + b"*%04X\n" % _crc(raw))
         except OSError:
             pass
 
     def _run(self) -> None:
-        self._write(f"HELLO {P.PROTOCOL_VERSION} sim-1.0.0 {self.boot_id} 1 0")
+        self._write(self._hello())
         last_hb = last_send = time.monotonic()
         while not self._stop.is_set():
             ready, _, _ = select.select([self.master], [], [], 0.01)
@@ -134,14 +196,16 @@ class BoxSimulator:
                     data = os.read(self.master, 4096)
                 except OSError:
                     data = b""
-                for body in self._parser.feed(data):
+                for body in self._lines.feed(data):
                     self._command(body)
             now = time.monotonic()
             with self._lock:
+                self._flush_lost()  # as soon as the queue has room, like the firmware
                 if now - last_hb >= self.heartbeat_s:
                     last_hb = now
                     up = int((now - self._start) * 1000)
-                    self._write(f"HB {up} {self.acked} {len(self.queue)}")
+                    self._write(f"HB {self.boot_id} {up} {self.acked} {len(self.queue)} "
+                                f"{self.next_seq}")
                 while self.sent < len(self.queue):
                     self._write(self.queue[self.sent].body)
                     if self.sent == 0:
@@ -156,25 +220,25 @@ class BoxSimulator:
         t = body.split(" ")
         with self._lock:
             if t[0] == "HELLO?":
-                self._write(f"HELLO {P.PROTOCOL_VERSION} sim-1.0.0 {self.boot_id} "
-                            f"{self.next_seq} {self.acked}")
+                self._write(self._hello())
                 return
-            if t[0] == "ACK" and len(t) == 3 and t[1].isdigit():
+            if t[0] == "ACK" and len(t) == 3 and _number(t[1]) is not None:
                 if t[2] != self.boot_id:
                     return  # a late acknowledgement for a previous boot
-                seq = int(t[1])
-                while self.queue and not P.seq_after(self.queue[0].seq, seq):
+                seq = _number(t[1])
+                # Acknowledges only events sent: an ACK beyond them is ignored.
+                while self.queue and self.sent and not _later(self.queue[0].seq, seq):
                     self.acked = self.queue.popleft().seq
                     self.sent = max(0, self.sent - 1)
                 return
-            if len(t) < 2 or not t[1].isdigit() or int(t[1]) == 0:
+            req = _number(t[1]) if len(t) >= 2 else None
+            if not req:
                 self._write("ERR - args")
                 return
-            req = int(t[1])
             if t[0] == "PING":
                 self._write(f"OK {req}")
             elif t[0] in ("ROLL", "ARM") and len(t) >= 4 and t[2] in ("init", "attack") \
-                    and t[3].isdigit() and 1 <= int(t[3]) <= 24:
+                    and (_number(t[3]) or 0) in range(1, 25):
                 player = t[4] if len(t) > 4 and t[4] in ("p1", "p2") else None
                 if t[0] == "ARM":
                     if player is None:

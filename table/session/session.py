@@ -655,7 +655,9 @@ class Session:
                 self._health(out, "box", False, "table box lost: "
                              f"{ev.detail.get('reason', 'unplugged?')}; type dice in by hand")
             elif ev.kind == "lost_events":
-                self._warn(out, f"the table box dropped {ev.detail.get('count', '?')} presses")
+                why = ev.detail.get("reason") or "its queue was full"
+                self._warn(out, f"the table box lost {ev.detail.get('count', '?')} presses "
+                           f"({why}): check the table and enter them by hand")
             elif ev.kind == "unknown_event":
                 self._warn(out, "the table box sent an event this version of tablesight does "
                            f"not know ({ev.detail.get('text', '?')}): skipped")

@@ -76,6 +76,7 @@ def wait_kind(tb, kind, timeout, **fields):
             ev = tb.events.get(timeout=0.1)
         except Exception:
             continue
-        if ev.kind == kind and all(getattr(ev, k) == v for k, v in fields.items()):
+        kinds = (kind,) if isinstance(kind, str) else kind
+        if ev.kind in kinds and all(getattr(ev, k) == v for k, v in fields.items()):
             return ev
     return None

@@ -124,3 +124,85 @@ def test_a_late_ack_from_before_a_reboot_acknowledges_nothing(backend, box):
     backend.press("p2", "shift")
     ev = wait_kind(box, "button", 5)
     assert ev is not None and (ev.player, ev.button) == ("p2", "shift")
+
+
+def test_a_reboot_whose_hello_is_lost_loses_no_press_silently(backend):
+    """The box restarts and its boot HELLO is lost on the wire (protocol 1 stalled here:
+    of 60 presses 20 never arrived and nothing said so). Every press is delivered once
+    or reported lost with its count; none is lost silently, none arrives twice."""
+    from firmware_bridge.bridge import TableBox
+    from firmware_bridge.relay import FaultyRelay
+
+    relay = FaultyRelay(backend.port).start()
+    box = TableBox(relay.url, heartbeat_timeout=1.0, reconnect_interval=0.05).start()
+    time.sleep(0.2)
+    if hasattr(backend, "started"):
+        backend.started()
+    try:
+        assert wait_kind(box, "connected", 10)
+        backend.press("p1", "ready")
+        assert wait_kind(box, "button", 5)
+        relay.mute_hellos(1)
+        backend.reboot()
+        time.sleep(0.3)  # presses while a box boots are read by nobody (real or not)
+        presses = [("p1", "ready"), ("p2", "shift"), ("p1", "strike"), ("p2", "undo")]
+        sent = [presses[i % 4] for i in range(60)]
+        for player, button in sent:
+            backend.press(player, button)
+            time.sleep(0.03)  # faster than hands: about 33 presses a second
+        got, seqs, reported = [], [], 0
+        deadline = time.monotonic() + 30
+        while len(got) + reported < len(sent) and time.monotonic() < deadline:
+            ev = wait_kind(box, ("button", "lost_events"), 0.5)
+            if ev is None:
+                continue
+            if ev.kind == "lost_events":
+                reported += ev.detail["count"]
+            else:
+                got.append((ev.player, ev.button))
+                seqs.append(ev.seq)
+        silent = len(sent) - len(got) - reported
+        print(f"{backend.name}: {len(sent)} pressed, {len(got)} delivered, {reported} lost "
+              f"and reported, {silent} lost silently, {len(seqs) - len(set(seqs))} twice")
+        assert relay.stats["muted"] == 1
+        assert silent == 0 and len(set(seqs)) == len(seqs)
+        # What arrived is what was pressed, in order (the reported ones left out).
+        it = iter(sent)
+        assert all(any(p == q for q in it) for p in got)
+    finally:
+        box.stop()
+        relay.stop()
+
+
+def test_a_reboot_with_presses_undelivered_reports_how_many(backend):
+    """The cable is out, five presses wait in the box, and the box restarts (watchdog,
+    reset button): they are gone with its RAM, and the host says how many (the box kept
+    where it stopped in memory a reset does not clear)."""
+    from firmware_bridge.bridge import TableBox
+    from firmware_bridge.relay import FaultyRelay
+
+    relay = FaultyRelay(backend.port).start()
+    box = TableBox(relay.url, heartbeat_timeout=0.8, reconnect_interval=0.05).start()
+    time.sleep(0.2)
+    if hasattr(backend, "started"):
+        backend.started()
+    try:
+        assert wait_kind(box, "connected", 10)
+        backend.press("p1", "ready")
+        assert wait_kind(box, "button", 5)
+        relay.unplug(2.5)
+        time.sleep(0.3)
+        for _ in range(5):
+            backend.press("p2", "shift")
+        backend.reboot()
+        time.sleep(0.3)
+        backend.press("p1", "undo")  # after the restart: delivered
+        lost = wait_kind(box, "lost_events", 10)
+        assert lost is not None and lost.detail["count"] == 5, lost
+        assert not lost.detail["at_least"]
+        after = wait_kind(box, "button", 5)
+        assert (after.player, after.button) == ("p1", "undo")
+    finally:
+        box.stop()
+        relay.stop()
+

@@ -28,7 +28,7 @@ def connect(peer: Peer, boot: str = BOOT, acked: int = 0, **kw) -> TableBox:
     box = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1, **kw)
     box.start()
     peer.wait_for("HELLO?")
-    peer.send(f"HELLO 1 9.9.9 {boot} {acked + 1} {acked}")
+    peer.send(f"HELLO 2 9.9.9 {boot} {acked + 1} {acked} - -")
     got = box.events.get(timeout=3)
     assert got.kind == "connected", got
     return box
@@ -48,10 +48,10 @@ def events(box: TableBox, n: int, timeout: float = 3.0) -> list[DeviceEvent]:
 def test_an_unknown_event_is_acknowledged_skipped_and_said_once(peer: Peer) -> None:
     box = connect(peer)
     try:
-        peer.send("EV 1 TILT p1 left")  # a newer box's event
-        peer.send("EV 2 BTN p1 dance")  # a button this host does not know
-        peer.send("EV 3 TILT p2 right")  # the same new kind again: not said twice
-        peer.send("EV 4 BTN p2 ready")
+        peer.send(f"EV {BOOT} 1 TILT p1 left")  # a newer box's event
+        peer.send(f"EV {BOOT} 2 BTN p1 dance")  # a button this host does not know
+        peer.send(f"EV {BOOT} 3 TILT p2 right")  # the same new kind again: not said twice
+        peer.send(f"EV {BOOT} 4 BTN p2 ready")
         got = events(box, 3)
         assert [e.kind for e in got] == ["unknown_event", "unknown_event", "button"]
         assert got[0].detail["text"] == "TILT p1 left" and got[2].seq == 4
@@ -66,10 +66,10 @@ def test_a_boot_id_with_reserved_characters_is_refused_and_nothing_breaks(peer: 
     try:
         peer.wait_for("HELLO?")
         for bad in ("7CF2*A76", "7cf23a76", "ZZZZZZZZ", "7CF23A7"):
-            peer.send(f"HELLO 1 1.0.0 {bad} 1 0")
+            peer.send(f"HELLO 2 1.0.0 {bad} 1 0")
         time.sleep(0.3)
         assert not box.connected and box.stats["bad_messages"] >= 3
-        peer.send(f"HELLO 1 1.0.0 {BOOT} 1 0")  # a good one is taken, the link intact
+        peer.send(f"HELLO 2 1.0.0 {BOOT} 1 0")  # a good one is taken, the link intact
         end = time.monotonic() + 2
         while not box.connected and time.monotonic() < end:
             time.sleep(0.02)
@@ -82,8 +82,8 @@ def test_a_roll_answer_for_an_earlier_host_is_set_aside(peer: Peer) -> None:
     box = connect(peer)
     try:
         stale = (box._issued[-1] + 1000) % 65535 + 1 if box._issued else 4242
-        peer.send(f"EV 1 ROLL {stale} attack p1 3,3,3")
-        peer.send("EV 2 BTN p1 ready")
+        peer.send(f"EV {BOOT} 1 ROLL {stale} attack p1 3,3,3")
+        peer.send(f"EV {BOOT} 2 BTN p1 ready")
         got = events(box, 2)
         assert [e.kind for e in got] == ["stale_roll", "button"]
         assert box.stats["stale_rolls"] == 1
@@ -118,11 +118,11 @@ def test_a_box_that_never_answers_hello_is_named_and_asked_slowly(peer: Peer) ->
         asked = 0
         end = time.monotonic() + 3.5
         while time.monotonic() < end:
-            peer.send("HB 100 0 0")  # alive, but deaf to HELLO?
+            peer.send(f"HB {BOOT} 100 0 0 1")  # alive, but deaf to HELLO?
             asked += sum(1 for line in peer.lines(0.1) if line.startswith("HELLO?"))
         late = 0
         for _ in range(10):
-            peer.send("HB 100 0 0")
+            peer.send(f"HB {BOOT} 100 0 0 1")
             late += sum(1 for line in peer.lines(0.1) if line.startswith("HELLO?"))
         assert late <= 2, f"{late} HELLO? in the last second"  # about one a second now
         assert "does not answer HELLO?" in box.last_reason
@@ -140,12 +140,12 @@ def test_a_box_of_another_protocol_version_is_refused_clearly_and_slowly(peer: P
             for line in peer.lines(0.05):
                 if line.startswith("HELLO?"):
                     hellos += 1
-                    peer.send(f"HELLO 2 2.0.0 {BOOT} 1 0")
+                    peer.send(f"HELLO 3 3.0.0 {BOOT} 1 0")
         assert not box.connected
-        assert "protocol 2" in box.last_reason and "update tablesight" in box.last_reason
+        assert "protocol 3" in box.last_reason and "update tablesight" in box.last_reason
         # Backed off: 1 s, then 2 s between openings, not ten openings a second.
         assert hellos <= 4, hellos
-        with pytest.raises(DeviceError, match="protocol 2"):
+        with pytest.raises(DeviceError, match="protocol 3"):
             raise DeviceError(f"no table box answered ({box.last_reason})")
     finally:
         box.stop()
@@ -160,7 +160,7 @@ def test_a_restarted_host_delivers_nothing_twice(tmp_path, peer: Peer) -> None:
     box.on_event = session.device
     session.device(DeviceEvent("connected", 0.0, detail={"boot_id": BOOT}))
     for seq in (1, 2, 3):
-        peer.send(f"EV {seq} BTN p1 shift")
+        peer.send(f"EV {BOOT} {seq} BTN p1 shift")
     assert [e.seq for e in events(box, 3) if e.kind == "button"] == [1, 2, 3]
     box.stop()  # the host dies; the box never got (say) the last ACK
     assert Session.resume(log, session.game_id).box_resume() == (BOOT, 3)
@@ -168,11 +168,44 @@ def test_a_restarted_host_delivers_nothing_twice(tmp_path, peer: Peer) -> None:
                      resume=Session.resume(log, session.game_id).box_resume()).start()
     try:
         peer.wait_for("HELLO?")
-        peer.send(f"HELLO 1 9.9.9 {BOOT} 5 1")  # the box only knows ACK 1
+        peer.send(f"HELLO 2 9.9.9 {BOOT} 5 1")  # the box only knows ACK 1
         for seq in (2, 3, 4):  # it resends what it thinks is unacknowledged
-            peer.send(f"EV {seq} BTN p1 shift")
+            peer.send(f"EV {BOOT} {seq} BTN p1 shift")
         got = [e for e in events(again, 3, 2.0) if e.kind == "button"]
         assert [e.seq for e in got] == [4]  # 2 and 3 were delivered before the restart
         assert again.stats["duplicates"] == 2
     finally:
         again.stop()
+
+
+@pytest.mark.parametrize(("prev", "detail"), [
+    ("5 1", {"count": 4, "reason": "the box restarted", "at_least": False}),
+    ("- -", {"count": 2, "reason": "the box lost power", "at_least": True}),
+])
+def test_a_reboot_whose_hello_is_lost_is_noticed_from_the_next_frame(
+        peer: Peer, prev: str, detail: dict) -> None:
+    """Protocol 2: every event and heartbeat names its boot. The box restarts and its
+    boot HELLO never arrives; its next frame says so, the host asks HELLO? again, and
+    what the old boot had not delivered is reported as lost, with how many: exactly when
+    the box kept where it stopped (a reset: events 2-4 and one press it had counted as
+    lost), at least those the host heard of after a power cut."""
+    box = connect(peer)
+    try:
+        peer.send(f"EV {BOOT} 1 BTN p1 ready")
+        assert [e.seq for e in events(box, 1)] == [1]
+        peer.send(f"HB {BOOT} 900 1 2 4")  # the host hears of events 2 and 3
+        time.sleep(0.1)
+        new = "99AA77BB"
+        peer.lines(0.1)
+        peer.send(f"EV {new} 1 BTN p2 strike")  # the new boot's first event
+        assert peer.wait_for("HELLO?")  # not acknowledged as the old boot's: asked who
+        assert not any(line.startswith("ACK 1 ") for line in peer.lines(0.2))
+        peer.send(f"HELLO 2 9.9.9 {new} 2 0 {prev}")
+        peer.send(f"EV {new} 1 BTN p2 strike")
+        got = events(box, 3)
+        assert [e.kind for e in got] == ["lost_events", "connected", "button"]
+        assert got[0].detail == detail
+        assert got[2].seq == 1 and got[2].player == "p2" and box.boot_id == new
+        assert peer.wait_for(f"ACK 1 {new}")
+    finally:
+        box.stop()

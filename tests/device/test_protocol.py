@@ -18,25 +18,32 @@ def test_crc_and_encoding_match_the_documented_example():
 
 
 def test_parse_every_box_message():
-    assert P.parse("HELLO 1 1.0.0 7CF23A76 5 4") == P.Hello(1, "1.0.0", "7CF23A76", 5, 4)
-    assert P.parse("HB 502 3 1") == P.Heartbeat(502, 3, 1)
+    b = "7CF23A76"
+    assert P.parse(f"HELLO 2 2.0.0 {b} 5 4 - -") == P.Hello(2, "2.0.0", b, 5, 4)
+    assert P.parse(f"HELLO 2 2.0.0 {b} 1 0 7 2") == P.Hello(2, "2.0.0", b, 1, 0, 7, 2)
+    assert P.parse(f"HELLO 1 1.0.0 {b} 5 4").protocol == 1  # named, then refused
+    assert P.parse(f"HB {b} 502 3 1 5") == P.Heartbeat(b, 502, 3, 1, 5)
     assert P.parse("OK 9") == P.Reply(True, 9, None)
     assert P.parse("ERR - unknown") == P.Reply(False, None, "unknown")
-    assert P.parse("EV 3 BTN p2 strike") == P.Event(3, "BTN", player="p2", button="strike")
-    ev = P.parse("EV 4 ROLL 7 attack p1 1,M,B,3")
+    assert P.parse(f"EV {b} 3 BTN p2 strike") == P.Event(b, 3, "BTN", player="p2",
+                                                         button="strike")
+    ev = P.parse(f"EV {b} 4 ROLL 7 attack p1 1,M,B,3")
     assert ev.faces == (1, "miss", "blade", 3) and ev.request == 7 and ev.player == "p1"
-    assert P.parse("EV 5 ROLL - init - 6").faces == (6,)
-    assert P.parse("EV 6 LOST 3").lost == 3
+    assert P.parse(f"EV {b} 5 ROLL - init - 6").faces == (6,)
+    assert P.parse(f"EV {b} 6 LOST 3").lost == 3
+    assert P.parse(f"EV {b} 7 LOST 4294967295").lost == 2**32 - 1  # no 255 cap
     # A numbered event the host cannot read keeps its place in the sequence (to be
     # acknowledged and skipped): a newer box's event kind, another button, odd faces.
-    for unknown in ("EV 1 BTN p3 roll", "EV 1 ROLL 2 attack p1 7", "EV 1 ROLL 2 init p1 M",
-                    "EV 1 BTN p1 dance", "EV 9 TILT p1 left"):
-        ev = P.parse(unknown)
-        assert ev.kind == "UNKNOWN" and ev.seq == int(unknown.split()[1]) and ev.text
-    for bad in ("EV x BTN p1 roll", "EV 070 BTN p1 roll", "EV 70000 BTN p1 roll", "HELLO 1",
-                "NOPE", "HELLO 1 1.0.0 7cf23a76 5 4", "HELLO 1 1.0.0 7CF23A7 5 4",
-                "HELLO 1 1.0.0 7CF2 3A76 5", "HELLO 1 1.0.0 7CF23A76 05 4", "HB 1 70000 1",
-                "OK 65536", "HB ² 1 1"):
+    for unknown in ("BTN p3 roll", "ROLL 2 attack p1 7", "ROLL 2 init p1 M", "BTN p1 dance",
+                    "TILT p1 left"):
+        ev = P.parse(f"EV {b} 9 {unknown}")
+        assert ev.kind == "UNKNOWN" and ev.seq == 9 and ev.text == unknown
+    for bad in (f"EV {b} x BTN p1 roll", f"EV {b} 070 BTN p1 roll", "EV 1 BTN p1 roll",
+                f"EV {b} 70000 BTN p1 roll", "EV 7cf23a76 1 BTN p1 roll", "HELLO 2",
+                "NOPE", "HELLO 2 2.0.0 7cf23a76 5 4", "HELLO 2 2.0.0 7CF23A7 5 4",
+                "HELLO 2 2.0.0 7CF2 3A76 5", f"HELLO 2 2.0.0 {b} 05 4 - -",
+                f"HELLO 2 2.0.0 {b} 5 4 - 3", f"HELLO 2 2.0.0 {b} 5 4 x y", f"HB {b} 1 70000 1 1",
+                "HB 1 1 1", "OK 65536", f"HB {b} ² 1 1 1"):
         with pytest.raises(P.ProtocolError):
             P.parse(bad)
 

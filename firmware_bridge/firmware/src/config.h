@@ -2,8 +2,8 @@
 #ifndef TABLEBOX_CONFIG_H
 #define TABLEBOX_CONFIG_H
 
-#define FW_VERSION "1.0.0"
-#define PROTOCOL_VERSION 1
+#define FW_VERSION "2.0.0"
+#define PROTOCOL_VERSION 2
 #define BAUD 115200UL
 
 #define HEARTBEAT_MS 500      /* HB frame period */

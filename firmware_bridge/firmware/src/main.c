@@ -18,7 +18,35 @@ static const char ATTACK_FACE[6] = {'1', '2', '3', 'M', 'M', 'B'};
 
 static volatile uint32_t ms_ticks;
 static uint32_t boot_id;
-static uint8_t lost;            /* presses that found the event queue full */
+static uint32_t lost;           /* presses that found the event queue full (never saturates
+                                   in practice: 2^32 presses) */
+
+/* What a restart would lose, kept where a reset does not clear it (.noinit survives a
+ * watchdog, brown-out or reset-button restart; a power cut loses it, and the magic and
+ * check then fail). The next boot tells the host how many presses died with it. */
+#define CARRY_MAGIC 0x7AB1u
+static struct {
+    uint16_t magic;
+    uint16_t check;
+    uint16_t next_seq; /* the number the next event would have had */
+    uint32_t lost;     /* presses counted as lost, not yet reported */
+} carry __attribute__((section(".noinit")));
+static uint8_t prev_known;   /* 0 after a power cut: nothing survived */
+static uint16_t prev_next;   /* of the previous boot */
+static uint32_t prev_lost;
+
+static uint16_t carry_check(uint16_t next, uint32_t n)
+{
+    return (uint16_t)(CARRY_MAGIC ^ next ^ (uint16_t)n ^ (uint16_t)(n >> 16) ^ 0x5A5Au);
+}
+
+static void carry_save(uint16_t next, uint32_t n)
+{
+    carry.next_seq = next;
+    carry.lost = n;
+    carry.check = carry_check(next, n);
+    carry.magic = CARRY_MAGIC;
+}
 static uint8_t sent_count;      /* queued events already sent at least once */
 static uint32_t last_send;      /* when the oldest unacknowledged events were last sent */
 static uint16_t recent_req[8];  /* host request ids already served (duplicates ignored) */
@@ -108,6 +136,16 @@ static void send_hello(void)
     put_u32(events_next_seq());
     put(" ");
     put_u32(events_acked());
+    /* protocol 2: where the previous boot stopped (its next event number and the
+     * presses it had counted as lost), or "- -" after a power cut */
+    if (prev_known) {
+        put(" ");
+        put_u32(prev_next);
+        put(" ");
+        put_u32(prev_lost);
+    } else {
+        put(" - -");
+    }
     send_frame();
 }
 
@@ -126,9 +164,26 @@ static void send_reply(const char *type, uint16_t req, const char *detail)
     send_frame();
 }
 
+/* A LOST event's count lives in its faces bytes (32 bits; the what byte holds 8). */
+static void lost_set(event_t *ev, uint32_t n)
+{
+    memcpy(ev->faces, &n, sizeof n);
+}
+
+static uint32_t lost_get(const event_t *ev)
+{
+    uint32_t n;
+    memcpy(&n, ev->faces, sizeof n);
+    return n;
+}
+
 static uint8_t send_event(const event_t *ev)
 {
+    /* Protocol 2: every event names its boot, so a host that missed the boot HELLO
+     * still knows these numbers restarted. */
     start("EV ");
+    put_hex(boot_id, 8);
+    put(" ");
     put_u32(ev->seq);
     if (ev->type == EV_BUTTON) {
         put(" BTN p");
@@ -159,7 +214,7 @@ static uint8_t send_event(const event_t *ev)
         }
     } else {
         put(" LOST ");
-        put_u32(ev->what);
+        put_u32(lost_get(ev));
     }
     return send_frame();
 }
@@ -186,7 +241,7 @@ static void queue_lost(void)
     event_t ev;
     memset(&ev, 0, sizeof ev);
     ev.type = EV_OVERFLOW;
-    ev.what = lost;
+    lost_set(&ev, lost);
     if (events_push(&ev))
         lost = 0;
 }
@@ -201,14 +256,14 @@ static void on_press(uint8_t index)
     ev.what = (uint8_t)(index % BUTTONS_PER_PLAYER);
     queue_lost();
     if (!events_push(&ev)) {
-        if (lost < 255)
+        if (lost < UINT32_MAX)
             lost++;
         return;
     }
     if (ev.what == 0) { /* the roll button rolls what the host armed (default: initiative) */
         struct armed *a = &armed[ev.player - 1];
         uint8_t n = a->n ? a->n : 1;
-        if (!queue_roll(0, a->kind, n, ev.player) && lost < 255)
+        if (!queue_roll(0, a->kind, n, ev.player) && lost < UINT32_MAX)
             lost++;
         a->kind = ROLL_INIT;
         a->n = 0;
@@ -284,6 +339,13 @@ static void handle_command(char *argv[], uint8_t argc)
             return; /* a late acknowledgement for a previous boot: not ours */
         if (boot_ok && parse_u16(argv[1], &seq)) {
             uint8_t before = events_pending();
+            /* An ACK reaches no further than the last event sent: the host cannot have
+             * received the others, whatever number it names. */
+            if (!sent_count)
+                return;
+            uint16_t last = events_at((uint8_t)(sent_count - 1))->seq;
+            if (seq != last && (uint16_t)(seq - last) < 0x8000u)
+                seq = last;
             events_ack(seq);
             uint8_t removed = (uint8_t)(before - events_pending());
             sent_count = removed > sent_count ? 0 : (uint8_t)(sent_count - removed);
@@ -430,8 +492,16 @@ static void gather_entropy(void)
 
 int main(void)
 {
+    uint8_t cause = MCUSR;
     MCUSR = 0;
     wdt_disable();
+    if (!(cause & _BV(PORF)) && carry.magic == CARRY_MAGIC
+        && carry.check == carry_check(carry.next_seq, carry.lost)) {
+        prev_known = 1;
+        prev_next = carry.next_seq;
+        prev_lost = carry.lost;
+    }
+    carry_save(1, 0);
     DDRC |= 0x0F;      /* lights */
     DDRB |= _BV(PB5);
     TCCR1A = 0;
@@ -465,15 +535,20 @@ int main(void)
                     on_press(i);
         }
         queue_lost();
+        carry_save(events_next_seq(), lost);
         if (now - last_hb >= HEARTBEAT_MS) {
             last_hb = now;
             rng_mix(uart_rx_jitter);
-            start("HB ");
+            start("HB "); /* protocol 2: HB <boot> <uptime> <acked> <pending> <next_seq> */
+            put_hex(boot_id, 8);
+            put(" ");
             put_u32(now);
             put(" ");
             put_u32(events_acked());
             put(" ");
             put_u32(events_pending());
+            put(" ");
+            put_u32(events_next_seq());
             send_frame();
         }
         /* New events go out at once; unacknowledged ones again after a timeout. */

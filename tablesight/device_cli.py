@@ -42,7 +42,8 @@ def _open(args: argparse.Namespace, stack: ExitStack):  # -> TableBox
         deadline = time.monotonic() + args.timeout
         while not box.connected:
             if time.monotonic() > deadline:
-                raise DeviceError(f"no table box answered on {port}")
+                why = f": {box.last_reason}" if box.last_reason else ""
+                raise DeviceError(f"no table box answered on {port}{why}")
             time.sleep(0.05)
     except DeviceError as exc:
         raise UsageError(str(exc)) from None

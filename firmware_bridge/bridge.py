@@ -228,7 +228,8 @@ class TableBox:
         elif isinstance(msg, P.Heartbeat):
             if self._foreign_boot(msg.boot_id):
                 return
-            self._heard(msg.next_seq)
+            if msg.boot_id == self.boot_id:  # a new boot's numbers say nothing of the old
+                self._heard(msg.next_seq)
         elif isinstance(msg, P.Event):
             self._on_event(msg)
         elif isinstance(msg, P.Reply) and msg.request in self._issued:

@@ -260,7 +260,7 @@ class TableBox:
                 f"the box on {self.url} speaks table-box protocol {msg.protocol} (firmware "
                 f"{msg.firmware}), this host protocol {P.PROTOCOL_VERSION}: "
                 + ("update tablesight" if newer else "flash the box's firmware again "
-                   "(firmware_bridge/firmware: make flash)"))
+                   "(make -C firmware_bridge/firmware flash PORT=...)"))
             return
         self._backoff = 0.0
         rebooted = self.boot_id is not None and msg.boot_id != self.boot_id

@@ -18,6 +18,7 @@ from table.dreamblade.game import Game
 from table.dreamblade.notation import NotationError, parse_action
 
 _REF = re.compile(r"\bp[12]#\d+\b")
+_REF_NAMED = re.compile(r"\b(p[12]#\d+) \(([^()]+)\)")
 _PLAYER = re.compile(r"\bp[12]\b(?!#)")
 
 
@@ -39,7 +40,7 @@ class Words:
     def mini(self, ref: str, *, owner: bool = False) -> str:
         """A miniature's name; with ``owner``, whose it is ("Bob's Twilight Scout")."""
         name = self.label.get(ref, ref)
-        if owner and ref[:2] in self.names:
+        if owner and ref in self.label and ref[:2] in self.names:
             return f"{self.names[ref[:2]]}'s {name}"
         return name
 
@@ -104,8 +105,16 @@ class Words:
     def humanize(self, text: str) -> str:
         """Ids in a sentence written for the log or the rules (a refusal, a warning, a
         desync line) replaced by names: "p1#3" by "Ann's Iron Thug", "p2" by "Bob"."""
+        text = _REF_NAMED.sub(self._named, text)
         text = _REF.sub(lambda m: self.mini(m.group(0), owner=True), text)
         return _PLAYER.sub(lambda m: self.player(m.group(0)), text)
+
+    def _named(self, m: re.Match[str]) -> str:
+        """"p1#15 (Noble Dragon)", as the rules write it, is one name, not two."""
+        g = self.game.by_ref.get(m.group(1))
+        if g is not None and self.game.minis[g].d.name == m.group(2):
+            return self.mini(m.group(1), owner=True)
+        return m.group(0)
 
     def entry(self, entry: dict[str, Any]) -> dict[str, Any]:
         """A log entry with ``text``: what it says to a person (empty for entries nobody

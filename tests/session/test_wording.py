@@ -80,3 +80,10 @@ def test_prompts_mid_game_name_people() -> None:
     p = s.prompt()
     assert p.text == "Player 1: assign 2 damage in c3 to Player 2's Scout"
     assert s.snapshot()["undo_label"] == "Player 1: rolled 1 1 miss miss"
+
+
+def test_rules_messages_read_with_names_once() -> None:
+    w = Session.new(sample_setup()).words
+    assert w.humanize("p1#15 (Noble Dragon) costs 13; p1 has 7 spawn points left") == \
+        "Ann's Noble Dragon costs 13; Ann has 7 spawn points left"
+    assert w.humanize("p1#99 (X) is not here") == "p1#99 (X) is not here"  # no such one

@@ -1,6 +1,7 @@
 """The host bridge against both backends: the Python simulator and the real firmware
 running in simavr (the same tests, python-can style)."""
 
+import contextlib
 import time
 
 import pytest
@@ -126,15 +127,16 @@ def test_a_late_ack_from_before_a_reboot_acknowledges_nothing(backend, box):
     assert ev is not None and (ev.player, ev.button) == ("p2", "shift")
 
 
-def test_a_reboot_whose_hello_is_lost_loses_no_press_silently(backend):
-    """The box restarts and its boot HELLO is lost on the wire (protocol 1 stalled here:
-    of 60 presses 20 never arrived and nothing said so). Every press is delivered once
-    or reported lost with its count; none is lost silently, none arrives twice."""
+@contextlib.contextmanager
+def relayed(backend, heartbeat_timeout: float):
+    """The backend's box behind a relay (to unplug it, or to lose frames on purpose),
+    connected, with one press already delivered."""
     from firmware_bridge.bridge import TableBox
     from firmware_bridge.relay import FaultyRelay
 
     relay = FaultyRelay(backend.port).start()
-    box = TableBox(relay.url, heartbeat_timeout=1.0, reconnect_interval=0.05).start()
+    box = TableBox(relay.url, heartbeat_timeout=heartbeat_timeout,
+                   reconnect_interval=0.05).start()
     time.sleep(0.2)
     if hasattr(backend, "started"):
         backend.started()
@@ -142,6 +144,17 @@ def test_a_reboot_whose_hello_is_lost_loses_no_press_silently(backend):
         assert wait_kind(box, "connected", 10)
         backend.press("p1", "ready")
         assert wait_kind(box, "button", 5)
+        yield relay, box
+    finally:
+        box.stop()
+        relay.stop()
+
+
+def test_a_reboot_whose_hello_is_lost_loses_no_press_silently(backend):
+    """The box restarts and its boot HELLO is lost on the wire (protocol 1 stalled here:
+    of 60 presses 20 never arrived and nothing said so). Every press is delivered once
+    or reported lost with its count; none is lost silently, none arrives twice."""
+    with relayed(backend, heartbeat_timeout=1.0) as (relay, box):
         relay.mute_hellos(1)
         backend.reboot()
         time.sleep(0.3)  # presses while a box boots are read by nobody (real or not)
@@ -169,27 +182,13 @@ def test_a_reboot_whose_hello_is_lost_loses_no_press_silently(backend):
         # What arrived is what was pressed, in order (the reported ones left out).
         it = iter(sent)
         assert all(any(p == q for q in it) for p in got)
-    finally:
-        box.stop()
-        relay.stop()
 
 
 def test_a_reboot_with_presses_undelivered_reports_how_many(backend):
     """The cable is out, five presses wait in the box, and the box restarts (watchdog,
     reset button): they are gone with its RAM, and the host says how many (the box kept
     where it stopped in memory a reset does not clear)."""
-    from firmware_bridge.bridge import TableBox
-    from firmware_bridge.relay import FaultyRelay
-
-    relay = FaultyRelay(backend.port).start()
-    box = TableBox(relay.url, heartbeat_timeout=0.8, reconnect_interval=0.05).start()
-    time.sleep(0.2)
-    if hasattr(backend, "started"):
-        backend.started()
-    try:
-        assert wait_kind(box, "connected", 10)
-        backend.press("p1", "ready")
-        assert wait_kind(box, "button", 5)
+    with relayed(backend, heartbeat_timeout=0.8) as (relay, box):
         relay.unplug(2.5)
         time.sleep(0.3)
         for _ in range(5):
@@ -202,7 +201,4 @@ def test_a_reboot_with_presses_undelivered_reports_how_many(backend):
         assert not lost.detail["at_least"]
         after = wait_kind(box, "button", 5)
         assert (after.player, after.button) == ("p1", "undo")
-    finally:
-        box.stop()
-        relay.stop()
 

@@ -17,6 +17,7 @@ from table.dreamblade import actions as A
 from table.dreamblade import stats
 from table.dreamblade.combat import placement_cells, targets
 from table.dreamblade.engine import legal_actions
+from table.dreamblade.spawning import check_spawn
 from table.dreamblade.state import Phase, State, Step
 
 from .wording import Words, involved
@@ -117,7 +118,10 @@ def build(state: State, init_dice: Mapping[str, int], words: Words | None = None
     choices = []
     for a in legal[:MAX_OPTIONS]:
         cells, minis = involved(a)
-        choices.append({"action": str(a), "label": w.action(a), "cells": cells,
+        # A spawn's label says what it costs now (aspects, Channel, Respawn), not the
+        # printed cost.
+        cost = check_spawn(state, a)[2] if isinstance(a, A.Spawn) else None
+        choices.append({"action": str(a), "label": w.action(a, cost), "cells": cells,
                         "minis": minis})
     label = None
     if p.proposal is not None:

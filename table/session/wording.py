@@ -50,8 +50,9 @@ class Words:
             return "".join(names)
         return ", ".join(names[:-1]) + " and " + names[-1]
 
-    def action(self, a: A.Action | str) -> str:
-        """One action as a sentence; the notation itself if it cannot be read."""
+    def action(self, a: A.Action | str, cost: int | None = None) -> str:
+        """One action as a sentence; the notation itself if it cannot be read. A spawn
+        shows ``cost`` when given (what it costs now), else the printed cost."""
         if isinstance(a, str):
             try:
                 a = parse_action(a)
@@ -64,9 +65,10 @@ class Words:
                 return (f"initiative: {self.player('p1')} {a.p1}, "
                         f"{self.player('p2')} {a.p2}")
             case A.Spawn():
-                cost = self.game.minis[self.game.by_ref[a.mini]].d.cost \
-                    if a.mini in self.game.by_ref else "?"
-                return f"{who}: spawn {m(a.mini)} (cost {cost}) into {a.cell}"
+                if cost is None and a.mini in self.game.by_ref:
+                    cost = self.game.minis[self.game.by_ref[a.mini]].d.cost
+                return f"{who}: spawn {m(a.mini)} (cost {cost if cost is not None else '?'}) " \
+                    f"into {a.cell}"
             case A.Move():
                 return f"{who}: move {m(a.mini)} to {a.cell}"
             case A.Shift():

@@ -87,3 +87,15 @@ def test_rules_messages_read_with_names_once() -> None:
     assert w.humanize("p1#15 (Noble Dragon) costs 13; p1 has 7 spawn points left") == \
         "Ann's Noble Dragon costs 13; Ann has 7 spawn points left"
     assert w.humanize("p1#99 (X) is not here") == "p1#99 (X) is not here"  # no such one
+
+
+def test_a_spawn_option_says_what_it_costs_now() -> None:
+    from table.dreamblade.spawning import spawn_cost
+
+    s = Session.new(sample_setup())
+    s.command({"do": "initiative", "player": "p1", "die": 5})
+    s.command({"do": "initiative", "player": "p2", "die": 2})
+    for c in s.prompt().choices:
+        if " spawn " in c["action"]:
+            g = s.game.gid(c["action"].split()[2])
+            assert f"(cost {spawn_cost(s.state, g)})" in c["label"]

@@ -124,7 +124,9 @@ class Words:
         kind = entry["kind"]
         text = ""
         if kind == "action":
-            text = self.action(entry.get("action", ""))
+            paid = next((e.get("cost") for e in entry.get("events", ())
+                         if isinstance(e, dict) and e.get("kind") == "spawned"), None)
+            text = self.action(entry.get("action", ""), paid if isinstance(paid, int) else None)
         elif kind == "undo":
             undone = entry.get("undone", {})
             text = "undone: " + (self.action(undone["action"]) if "action" in undone

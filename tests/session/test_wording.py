@@ -99,3 +99,12 @@ def test_a_spawn_option_says_what_it_costs_now() -> None:
         if " spawn " in c["action"]:
             g = s.game.gid(c["action"].split()[2])
             assert f"(cost {spawn_cost(s.state, g)})" in c["label"]
+
+
+def test_the_history_says_what_a_spawn_cost() -> None:
+    s = Session.new(sample_setup())
+    s.command({"do": "initiative", "player": "p1", "die": 5})
+    s.command({"do": "initiative", "player": "p2", "die": 2})
+    spawn = next(c for c in s.prompt().choices if " spawn " in c["action"])
+    s.command({"do": "action", "action": spawn["action"]})
+    assert s.history[-1]["text"] == spawn["label"]  # the cost it had, not the printed one

@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import json
 import os
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,15 @@ def link(prev: str, seq: int, time: float, kind: str, source: str, body_text: st
         h.update(part.encode())
         h.update(b"\x00")  # a separator no text field holds unescaped
     return h.hexdigest()
+
+
+def chains(setup_text: str, rows: Iterable[Sequence[Any]]) -> Iterator[str]:
+    """The chain after each of a game's entries, rows as the log stores them: (seq,
+    time, kind, source, body, ...), in order."""
+    chain = root(setup_text)
+    for seq, t, kind, source, body, *_ in rows:
+        chain = link(chain, seq, t, kind, source, body)
+        yield chain
 
 
 def head_path(db_path: Path) -> Path:

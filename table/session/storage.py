@@ -89,12 +89,11 @@ def _v3(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE entries ADD COLUMN chain TEXT NOT NULL DEFAULT ''")
     db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
     for game, setup in db.execute("SELECT id, setup FROM games").fetchall():
-        chain = integrity.root(setup)
         rows = db.execute("SELECT seq, time, kind, source, body FROM entries WHERE game=? "
                           "ORDER BY seq", (game,)).fetchall()
-        for seq, t, kind, source, body in rows:
-            chain = integrity.link(chain, seq, t, kind, source, body)
-            db.execute("UPDATE entries SET chain=? WHERE game=? AND seq=?", (chain, game, seq))
+        for row, chain in zip(rows, integrity.chains(setup, rows), strict=True):
+            db.execute("UPDATE entries SET chain=? WHERE game=? AND seq=?",
+                       (chain, game, row[0]))
     playing = db.execute("SELECT MAX(id) FROM games WHERE status='playing'").fetchone()[0]
     if playing is not None:  # what version 2 resumed: keep doing so after the upgrade
         db.execute("INSERT INTO meta VALUES ('on_table', ?)", (str(playing),))
@@ -307,13 +306,13 @@ class GameLog:
                 raise StorageError(f"{self.path}: no game {game_id}")
             rows = db.execute("SELECT seq, time, kind, source, body, chain FROM entries "
                               "WHERE game=? ORDER BY seq", (game_id,)).fetchall()
-        chain = integrity.root(setup[0])
-        chains = {0: chain}
-        for n, (seq, t, kind, source, body, stored) in enumerate(rows, start=1):
+        chains = {0: integrity.root(setup[0])}
+        for n, (row, chain) in enumerate(zip(rows, integrity.chains(setup[0], rows),
+                                             strict=True), start=1):
+            seq, kind, stored = row[0], row[2], row[5]
             if seq != n:
                 raise StorageError(f"{self.path}: game {game_id} lost entry {n} (the log "
                                    f"jumps to {seq}); {_RESTORE}")
-            chain = integrity.link(chain, seq, t, kind, source, body)
             if chain != stored:
                 raise StorageError(f"{self.path}: game {game_id}'s entry {seq} ({kind}) is "
                                    f"damaged; {_RESTORE}")

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from table.quoting import quote
+
 from . import actions as A
 from .board import PLAYERS, Board
 from .catalog import Catalog, CatalogError
@@ -21,7 +23,7 @@ from .errors import Code, RulesError, SetupError
 from .game import REF_RE, Game
 from .notation import NotationError, parse_action
 from .state import State, Zone
-from .validity import Status, status
+from .validity import Status, describe, status
 
 PLACEMENT_ZONES = {"reserves": Zone.RESERVES, "graveyard": Zone.GRAVEYARD,
                    "removed": Zone.REMOVED}
@@ -35,10 +37,6 @@ class ScenarioError(ValueError):
     to a few dozen characters: one short line, whatever the file holds)."""
 
 
-def _q(v: object, limit: int = 40) -> str:
-    """``repr`` of a value from the file, cut to ``limit`` characters."""
-    text = repr(v)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _keys(obj: object, where: str, required: set[str], optional: set[str]) -> dict[str, Any]:
@@ -55,7 +53,7 @@ def _keys(obj: object, where: str, required: set[str], optional: set[str]) -> di
 
 def _int(v: object, where: str, minimum: int = 0) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
-        raise ScenarioError(f"{where}: expected a whole number >= {minimum}, got {_q(v)}")
+        raise ScenarioError(f"{where}: expected a whole number >= {minimum}, got {quote(v)}")
     return v
 
 
@@ -67,12 +65,12 @@ class _Reader:
 
     def cell(self, v: object, where: str) -> str:
         if not self.board.has_cell(v):
-            raise ScenarioError(f"{where}: unknown cell {_q(v)}")
+            raise ScenarioError(f"{where}: unknown cell {quote(v)}")
         return str(v)
 
     def mini(self, v: object, where: str) -> str:
         if not isinstance(v, str) or not REF_RE.match(v):
-            raise ScenarioError(f"{where}: {_q(v)} is not a miniature reference like 'p1#0'")
+            raise ScenarioError(f"{where}: {quote(v)} is not a miniature reference like 'p1#0'")
         return v
 
     def blade(self, b: list, where: str) -> tuple[str, ...]:
@@ -89,7 +87,7 @@ class _Reader:
 
     def player(self, v: object, where: str) -> str:
         if v not in PLAYERS:
-            raise ScenarioError(f"{where}: player must be 'p1' or 'p2', got {_q(v)}")
+            raise ScenarioError(f"{where}: player must be 'p1' or 'p2', got {quote(v)}")
         return str(v)
 
     def faces(self, v: object, where: str) -> tuple[A.Face, ...]:
@@ -98,7 +96,7 @@ class _Reader:
         # Impossible faces (7, "crit") are the engine's bad_die_face, not a file error.
         for f in v:
             if not isinstance(f, int | str) or isinstance(f, bool):
-                raise ScenarioError(f"{where}: a die face is a number or a word, got {_q(f)}")
+                raise ScenarioError(f"{where}: a die face is a number or a word, got {quote(f)}")
         return tuple(v)
 
     def mapping(self, v: object, where: str, value: str) -> tuple[tuple[str, Any], ...]:
@@ -188,7 +186,7 @@ class _Reader:
         if do == "end_phase":
             d = _keys(raw, where, {"do", "player"}, set())
             return A.EndPhase(self.player(d["player"], where))
-        raise ScenarioError(f"{where}: unknown action {_q(do)}")
+        raise ScenarioError(f"{where}: unknown action {quote(do)}")
 
 
 def load(data: object, catalog: Catalog | None = None,
@@ -198,7 +196,7 @@ def load(data: object, catalog: Catalog | None = None,
     # "notes": free text for people (a regression file names its rulebook passage there).
     doc = _keys(data, "scenario", {"setup"}, {"game", "miniatures", "actions", "map", "notes"})
     if doc.get("game", "dreamblade") != "dreamblade":
-        raise ScenarioError(f"game: only 'dreamblade' is supported, got {_q(doc['game'])}")
+        raise ScenarioError(f"game: only 'dreamblade' is supported, got {quote(doc['game'])}")
     board = board or Board.standard()
     cat = (catalog or Catalog.builtin()).copy()
     try:
@@ -214,7 +212,7 @@ def load(data: object, catalog: Catalog | None = None,
             raise ScenarioError(f"setup.warbands.{p}: a list of miniature names")
         for n in names:
             if n not in cat:
-                raise ScenarioError(f"setup.warbands.{p}: unknown miniature name {_q(n)}")
+                raise ScenarioError(f"setup.warbands.{p}: unknown miniature name {quote(n)}")
     reader = _Reader(board)
     raw_actions = doc.get("actions", [])
     if not isinstance(raw_actions, list):
@@ -250,9 +248,8 @@ def load(data: object, catalog: Catalog | None = None,
     problems = status(state)
     if problems != Status.VALID:
         return game, None, acts, {"error": Code.INVALID_SETUP.value,
-                                  "message": "the starting position is not valid: " + ", ".join(
-                                      f.name.lower().replace("_", " ") for f in Status
-                                      if f and f & problems)}
+                                  "message": "the starting position is not valid: "
+                                             + describe(problems)}
     if max(state.turns_won) >= 6:
         return game, None, acts, {"error": Code.INVALID_SETUP.value,
                                   "message": "a player has already won six turns"}
@@ -287,7 +284,7 @@ def compare(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str]
     def walk(e: object, a: object, path: str) -> None:
         if isinstance(e, dict):
             if not isinstance(a, dict):
-                diffs.append(f"{path}: expected an object, got {_q(a, 200)}")
+                diffs.append(f"{path}: expected an object, got {quote(a, 200)}")
                 return
             for k, v in e.items():
                 if k == "message":
@@ -298,12 +295,12 @@ def compare(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str]
                     walk(v, a[k], f"{path}.{k}")
         elif isinstance(e, list):
             if not isinstance(a, list) or len(a) != len(e):
-                diffs.append(f"{path}: expected {len(e)} items, got {_q(a, 200)}")
+                diffs.append(f"{path}: expected {len(e)} items, got {quote(a, 200)}")
                 return
             for i, (x, y) in enumerate(zip(e, a, strict=True)):
                 walk(x, y, f"{path}[{i}]")
         elif e != a:
-            diffs.append(f"{path}: expected {_q(e, 200)}, got {_q(a, 200)}")
+            diffs.append(f"{path}: expected {quote(e, 200)}, got {quote(a, 200)}")
 
     walk(expected, actual, "$")
     return diffs

@@ -29,6 +29,26 @@ class Status(IntFlag):
     LETHAL_DAMAGE = 1 << 10  # damage at or past life outside a combat
 
 
+_WORDS = {
+    Status.STACKING: "more than four creatures of one player in a cell",
+    Status.TWO_LOCATIONS: "two locations in one cell",
+    Status.ZONE_MISMATCH: "a miniature in the dreamscape without a cell, or the reverse",
+    Status.BAD_CELL: "a cell that is not on the map",
+    Status.DAMAGE_OFF_MAP: "damage on a miniature off the map",
+    Status.NEGATIVE: "negative damage, points or turns",
+    Status.LOCATION_DAMAGED: "damage on a location",
+    Status.TURNS_WON: "more than six turns won, or a winner without six",
+    Status.PHASE: "phase fields that do not fit together",
+    Status.SPAWN_POINTS: "spawn points outside their player's spawn phase",
+    Status.LETHAL_DAMAGE: "damage at or past a creature's life",
+}
+
+
+def describe(st: Status) -> str:
+    """What is wrong with a position, in words ("" when it is valid)."""
+    return "; ".join(text for flag, text in _WORDS.items() if st & flag)
+
+
 def status(s: State) -> Status:
     """Every problem of the position, or ``Status.VALID``."""
     from . import stats

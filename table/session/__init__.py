@@ -1,7 +1,9 @@
 """A live game at one physical table: reconciliation, prompts, the game log."""
 
+from table.quoting import quote
+
 from .reconcile import Reconciler, Stickers
-from .session import CommandError, Session, SessionEvent, quote
+from .session import CommandError, Session, SessionEvent
 from .setup import Setup, SetupFormatError
 from .storage import GameLog, StorageError
 

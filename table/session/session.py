@@ -35,8 +35,9 @@ from table.dreamblade.errors import RulesError
 from table.dreamblade.events import Event
 from table.dreamblade.notation import NotationError, parse_action, parse_face
 from table.dreamblade.state import Phase, State, Step, Zone
-from table.dreamblade.validity import Status, status
+from table.dreamblade.validity import Status, describe, status
 from table.observation import Observation, ObservedBase
+from table.quoting import quote
 
 from . import prompts
 from .reconcile import Explanation, Reconciler
@@ -46,13 +47,6 @@ from .wording import Words
 
 HISTORY_SHOWN = 200
 MAX_TEXT = 200  # characters of any text field in a command (an action is ~40)
-_IMPOSSIBLE = {
-    Status.STACKING: "more than four creatures of one player in a cell",
-    Status.TWO_LOCATIONS: "two locations in one cell",
-    Status.LOCATION_DAMAGED: "damage on a location",
-    Status.LETHAL_DAMAGE: "damage at or past a creature's life",
-    Status.DAMAGE_OFF_MAP: "damage on a miniature off the map",
-}
 _CORRECT_ZONES = {"reserves": Zone.RESERVES, "graveyard": Zone.GRAVEYARD, "removed": Zone.REMOVED}
 
 
@@ -584,9 +578,7 @@ class Session:
             s.damage[g] = dmg
         st = status(s)
         if st != Status.VALID:
-            why = [text for flag, text in _IMPOSSIBLE.items() if st & flag] or \
-                ["the miniatures' places do not fit together"]
-            raise CommandError(f"that correction leaves an impossible board: {'; '.join(why)}")
+            raise CommandError(f"that correction leaves an impossible board: {describe(st)}")
         return s
 
     def _cmd_correct(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
@@ -792,13 +784,6 @@ def _player(v: object) -> str:
     if v not in ("p1", "p2"):
         raise CommandError(f"player: p1 or p2, not {quote(v)}")
     return str(v)
-
-
-def quote(value: object, limit: int = 40) -> str:
-    """``repr`` of a value a person or a client sent, cut to ``limit`` characters: a
-    refusal says what was wrong without echoing a large input back."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _text(cmd: dict[str, Any], key: str, what: str) -> str:

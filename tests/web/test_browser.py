@@ -96,11 +96,12 @@ def test_a_short_game_through_the_dashboard(table, page: Page) -> None:
     first = session.state.active
     assert first is not None
     # The first player spawns by putting a base on the map: the board updates live.
-    spawn = next(a for a in session.prompt().options if " spawn " in a)
+    spawn, label = next((c["action"], c["label"]) for c in session.prompt().choices
+                        if " spawn " in c["action"])
     action = A.Spawn(*spawn.split()[0:1], *spawn.split()[2:4])  # type: ignore[call-arg]
     players.put(players.physical(action.mini), action.cell)
     expect(page.locator(f'#board g.mini[data-ref="{action.mini}"]')).to_have_count(1)
-    expect(page.locator("#history")).to_contain_text(session.words.action(spawn))
+    expect(page.locator("#history")).to_contain_text(label)  # with the cost it had
     shot(page, "02-board-after-spawn")
     # Ready on the dashboard (the Enter key) ends the phase.
     page.keyboard.press("Enter")

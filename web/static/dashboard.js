@@ -75,7 +75,8 @@ function connect() {
 }
 
 // -- words ---------------------------------------------------------------------------------
-const playerName = (p) => esc((snap.setup.names || {})[p] || p);
+const nameOf = (p) => (snap.setup.names || {})[p] || p; // raw text: escape where drawn
+const playerName = (p) => esc(nameOf(p));
 const miniOf = (ref) => snap.minis.find((m) => m.ref === ref);
 const boxOk = () => Boolean((snap.health || {}).box && snap.health.box.ok);
 
@@ -95,9 +96,8 @@ function fitName(name, room) {
   return (out || name.slice(0, room - 1)) + "…";
 }
 
-function describeMini(m, withOwner = true) {
-  const who = withOwner ? `${playerName(m.player)}'s ` : "";
-  let text = `<b class="${esc(m.player)}">${who}${esc(m.label)}</b>`;
+function describeMini(m) {
+  let text = `<b class="${esc(m.player)}">${playerName(m.player)}'s ${esc(m.label)}</b>`;
   if (m.kind === "creature") {
     text += ` — ${m.damage} damage of ${m.life} life, defense ${m.defense}, power ${m.power}`;
   } else text += " — location";
@@ -219,7 +219,7 @@ function renderBoard() {
     const cls = ["cell", can.cells.has(name) ? "choosable" : "", picked ? "picked" : ""];
     out += `<g class="${cls.join(" ")}" data-cell="${esc(name)}" role="button" ` +
       `aria-label="cell ${esc(name)}${here.length ? ": " + here.map((a) =>
-        esc(`${snap.setup.names[a.player] || a.player}'s ${a.label}`)).join(", ") : ""}">`;
+        esc(`${nameOf(a.player)}'s ${a.label}`)).join(", ") : ""}">`;
     out += `<rect class="cell-bg" x="${x + 2}" y="${y + 2}" width="${cell - 4}" ` +
       `height="${cell - 4}" rx="8" fill="${fill}" stroke-width="${engaged ? 4 : 2}" ` +
       `stroke="${engaged ? "#ff4d4d" : "#3a4654"}"/>`;
@@ -242,7 +242,7 @@ function renderBoard() {
       const dmg = mini.damage ? 1 : 0;
       out += `<g class="mini${pick ? " picked" : ""}${can.minis.has(mini.ref) ? " choosable" : ""}" ` +
         `data-ref="${esc(mini.ref)}" role="button"><title>${esc(
-          `${snap.setup.names[mini.player] || mini.player}'s ${mini.label}` +
+          `${nameOf(mini.player)}'s ${mini.label}` +
           (mini.kind === "creature" ? ` (${mini.damage}/${mini.life} damage)` : ""))}</title>` +
         `<rect x="${x + 5}" y="${yy}" width="${cell - 10}" height="${chip.h}" rx="4" ` +
         `fill="${col[mini.player]}" stroke="${mini.disrupted || mini.at_risk ? "#fff" : "none"}" ` +

@@ -16,7 +16,7 @@ Each protection and what it stops (``docs/web.md`` says the same for users):
   SHA-256 digests in constant time; wrong PINs throttled per client (Flask-Limiter:
   ``LOGIN_LIMITS``), so trying a million PINs would take that client years.
 * **Sizes**: request bodies over ``MAX_BODY`` are refused (413) before they are read;
-  error replies never repeat the input in full (``table.session.quote``).
+  error replies never repeat the input in full (``table.quoting.quote``).
 * No endpoint takes a file path from the client.
 """
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 import serial
 import serial.threaded
 
-from table.device import DeviceEvent
+from table.device import DeviceEvent, StreamPosition
 
 from . import protocol as P
 
@@ -78,7 +78,7 @@ class _Framing(serial.threaded.Protocol):
 class TableBox:
     def __init__(self, url: str, *, baudrate: int = 115200, heartbeat_timeout: float = 2.0,
                  reconnect_interval: float = 0.3, command_retry: float = 0.25,
-                 resume: tuple[str, int] | None = None,
+                 resume: StreamPosition | None = None,
                  on_event: Callable[[DeviceEvent], None] | None = None) -> None:
         self.url = url
         self.baudrate = baudrate
@@ -87,14 +87,18 @@ class TableBox:
         self.command_retry = command_retry
         self.on_event = on_event
         self.events: queue.Queue[DeviceEvent] = queue.Queue()
-        self.boot_id: str | None = resume[0] if resume else None
-        self.last_seq = resume[1] if resume else 0
+        self.box_id: str | None = resume.box_id if resume else None
+        self.boot_id: str | None = resume.boot_id if resume else None
+        self.last_seq = resume.seq if resume else 0
+        # The box's lifetime count of presses lost to a full queue, as last heard: a
+        # loss is a difference from it (None: nothing heard of this box yet).
+        self.lost_total: int | None = resume.lost_total if resume else None
         self.firmware: str | None = None
         self.connected = False
         self.reconnects = 0
         self.stats = {"delivered": 0, "duplicates": 0, "out_of_order": 0, "bad_frames": 0,
                       "bad_messages": 0, "reboots": 0, "skipped": 0, "stale_rolls": 0,
-                      "lost_in_reboots": 0}
+                      "lost_in_reboots": 0, "lost_presses": 0}
         self.last_reason = ""  # why the link is down, for people (CLI, dashboard)
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
@@ -115,9 +119,6 @@ class TableBox:
         self._thread: threading.Thread | None = None
         self._lost_reported = False
         self._early: dict[int, P.Event] = {}  # arrived ahead of a missing one (bounded)
-        # The number the current boot's next event will get, as far as we have heard
-        # (HELLO, heartbeats, events): what a reboot lost is counted from it.
-        self._boot_next = 0
 
     # -- lifecycle --------------------------------------------------------------------
     def start(self, wait: float | None = None) -> TableBox:
@@ -226,10 +227,8 @@ class TableBox:
         if isinstance(msg, P.Hello):
             self._on_hello(msg)
         elif isinstance(msg, P.Heartbeat):
-            if self._foreign_boot(msg.boot_id):
-                return
-            if msg.boot_id == self.boot_id:  # a new boot's numbers say nothing of the old
-                self._heard(msg.next_seq)
+            if not self._foreign_boot(msg.boot_id) and msg.boot_id == self.boot_id:
+                self._note_lost(msg.lost)
         elif isinstance(msg, P.Event):
             self._on_event(msg)
         elif isinstance(msg, P.Reply) and msg.request in self._issued:
@@ -247,9 +246,17 @@ class TableBox:
         self._hello.clear()
         return True
 
-    def _heard(self, next_seq: int) -> None:
-        if self._boot_next == 0 or P.seq_after(next_seq, self._boot_next):
-            self._boot_next = next_seq
+    def _note_lost(self, total: int) -> None:
+        """The box's lifetime count of presses lost to a full queue (HELLO, heartbeats):
+        any rise since we last heard it is reported (modulo 2^32: it never saturates)."""
+        if self.lost_total is not None and total != self.lost_total:
+            n = (total - self.lost_total) % 2**32
+            self.stats["lost_presses"] += n
+            self._emit(DeviceEvent("lost_events", time.monotonic(),
+                                   detail={"count": n, "lost_total": total,
+                                           "reason": "its queue was full while the host "
+                                                     "was not listening"}))
+        self.lost_total = total
 
     def _on_hello(self, msg: P.Hello) -> None:
         if msg.protocol != P.PROTOCOL_VERSION:
@@ -264,51 +271,52 @@ class TableBox:
             return
         self._backoff = 0.0
         rebooted = self.boot_id is not None and msg.boot_id != self.boot_id
-        lost, at_least = 0, False
         if msg.boot_id != self.boot_id:
-            if rebooted and msg.prev_next is not None:
-                # The box kept where its previous boot stopped (a reset, not a power
-                # cut): every event after the last we delivered died with it, and the
-                # presses it had counted as lost.
-                lost = (msg.prev_next - 1 - self.last_seq) % 0xFFFF + (msg.prev_lost or 0)
-            elif rebooted and self._boot_next:
-                # A power cut: only what we heard of (heartbeats, events) can be counted.
-                lost = (self._boot_next - 1 - self.last_seq) % 0xFFFF
-                at_least = True
-            # A new boot numbers its events afresh; what it says it has acknowledged was
-            # delivered before (by us or by a previous host run).
+            lost: int | None = 0
+            why = "the box restarted before it could send them"
+            if self.boot_id is None:
+                lost = 0  # a box we knew nothing of: its past is not this game's
+            elif self.box_id is not None and msg.box_id != self.box_id:
+                lost, why = None, "another table box is connected (or this one's memory " \
+                                  "was erased)"
+            else:
+                # Numbering goes on across boots (the box keeps it in EEPROM, whatever
+                # ended the old boot): the numbers between the last event we delivered
+                # and where the new boot started are exactly the events that died.
+                lost = P.seq_gap(self.last_seq, msg.acked)
+                if lost is None:
+                    why = "the box's numbering went back (its memory was erased?)"
+            if lost is None or self.box_id != msg.box_id:
+                self.lost_total = None  # another box's count: a new baseline
+            self.box_id = msg.box_id
             self.boot_id = msg.boot_id
             self.last_seq = msg.acked
-            self._boot_next = 0
             self._early.clear()
             if rebooted:
                 self.stats["reboots"] += 1
-        self._heard(msg.next_seq)
-        if lost:
-            self.stats["lost_in_reboots"] += lost
-            reason = "the box lost power" if at_least else "the box restarted"
-            self._emit(DeviceEvent("lost_events", time.monotonic(),
-                                   detail={"count": lost, "reason": reason,
-                                           "at_least": at_least}))
+            if lost != 0:
+                self.stats["lost_in_reboots"] += lost or 0
+                self._emit(DeviceEvent("lost_events", time.monotonic(),
+                                       detail={"count": lost, "reason": why}))
+        self._note_lost(msg.lost)
+        detail = {"box_id": msg.box_id, "boot_id": msg.boot_id, "firmware": msg.firmware,
+                  "rebooted": rebooted, "url": self.url, "lost_total": msg.lost}
         if rebooted and self._hello.is_set():
-            # The box restarted under us (watchdog, brown-out): say so, it lost its queue.
-            self._emit(DeviceEvent("connected", time.monotonic(),
-                                   detail={"boot_id": msg.boot_id, "firmware": msg.firmware,
-                                           "rebooted": True, "url": self.url}))
+            # The box restarted under us (watchdog, power): say so, it lost its queue.
+            self._emit(DeviceEvent("connected", time.monotonic(), seq=self.last_seq,
+                                   detail=detail))
         if not self._hello.is_set():
             if self.connected is False and self._lost_reported:
                 self.reconnects += 1
             self.firmware = msg.firmware
             self.connected = True
             self._hello.set()
-            self._emit(DeviceEvent("connected", time.monotonic(),
-                                   detail={"boot_id": msg.boot_id, "firmware": msg.firmware,
-                                           "rebooted": rebooted, "url": self.url}))
+            self._emit(DeviceEvent("connected", time.monotonic(), seq=self.last_seq,
+                                   detail=detail))
 
     def _on_event(self, msg: P.Event) -> None:
         if not self._hello.is_set() or self._foreign_boot(msg.boot_id):
             return  # before the handshake the boot is unknown: it will be resent
-        self._heard(msg.seq % 0xFFFF + 1)
         expected = (self.last_seq % 0xFFFF) + 1
         if msg.seq == expected:
             # Deliver it, then whatever already arrived behind it, and acknowledge the
@@ -358,7 +366,7 @@ class TableBox:
                     self._replies[msg.request] = msg
                     self._reply_cv.notify_all()
         else:
-            ev = DeviceEvent("lost_events", now, seq=msg.seq, detail={"count": msg.lost})
+            return  # the kinds above are all the parser makes
         self._emit(ev)
 
     # -- commands ---------------------------------------------------------------------

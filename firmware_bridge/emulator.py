@@ -112,7 +112,35 @@ class Emulator:
         self._send(f"BURST {count} {hold_ms} {gap_ms}")
 
     def reset(self) -> None:
+        """The reset pin: RAM kept, EEPROM kept."""
         self._send("RESET")
+
+    def power_cut(self) -> None:
+        """Power off and on: RAM garbled, EEPROM kept."""
+        self._send("POWERCUT")
+
+    def erase(self) -> None:
+        """EEPROM erased (a re-flash with chip erase; to the host, another box), then
+        power on."""
+        self._send("ERASE")
+
+    def tear(self) -> None:
+        """Cut the power as soon as the firmware has written part of its next EEPROM
+        record (a write torn by a power cut); ``wait_line("TORN")`` says when."""
+        self._send("TEAR")
+
+    def wait_line(self, prefix: str, timeout: float) -> str | None:
+        """The first harness line starting with ``prefix`` (already seen or to come)."""
+        deadline = time.monotonic() + timeout
+        with self._cv:
+            while True:
+                for line in self.lines:
+                    if line.startswith(prefix):
+                        return line
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._cv.wait(left)
 
     def wait_taps(self, n: int, timeout: float) -> bool:
         deadline = time.monotonic() + timeout

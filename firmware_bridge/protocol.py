@@ -84,10 +84,11 @@ class Hello:
     boot_id: str
     next_seq: int
     acked: int
-    # Where the previous boot stopped (None after a power cut: nothing survived): the
-    # number its next event would have had, and the presses it had counted as lost.
-    prev_next: int | None = None
-    prev_lost: int | None = None
+    # The box's own id (kept in its EEPROM; None from a protocol 1 box) and how many
+    # presses it has ever lost to a full queue (modulo 2^32): the host counts losses
+    # from the difference with the last value it heard of this box.
+    box_id: str | None = None
+    lost: int = 0
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,7 @@ class Heartbeat:
     acked: int
     pending: int
     next_seq: int
+    lost: int
 
 
 @dataclass(frozen=True)
@@ -110,13 +112,12 @@ class Reply:
 class Event:
     boot_id: str
     seq: int
-    kind: str  # BTN, ROLL, LOST; UNKNOWN: a numbered event this host cannot read
+    kind: str  # BTN, ROLL; UNKNOWN: a numbered event this host cannot read
     player: str | None = None
     button: str | None = None
     request: int | None = None
     roll_kind: str | None = None
     faces: tuple[int | str, ...] = ()
-    lost: int = 0
     text: str = ""  # an UNKNOWN event's body (cut), for the report
 
 
@@ -124,7 +125,7 @@ Message = Hello | Heartbeat | Reply | Event
 
 
 class ProtocolError(ValueError):
-    """A frame with a valid CRC whose content is not a v1 message."""
+    """A frame with a valid CRC whose content is not a protocol 2 message."""
 
 
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,9}")  # ASCII digits, no leading zero
@@ -141,18 +142,18 @@ def parse(body: str) -> Message:
     t = body.split(" ")
     kind = t[0]
     try:
-        if kind == "HELLO" and len(t) == 6:  # a protocol 1 box: named, then refused
-            return Hello(_int(t[1], "protocol"), t[2][:20], _boot(t[3]),
-                         _int(t[4], "next seq"), _int(t[5], "acked"))
+        if kind == "HELLO" and len(t) >= 3 and t[1] != str(PROTOCOL_VERSION):
+            # Another version's box (whatever shape its HELLO has there): named by its
+            # version and firmware, then refused; nothing else of it is read.
+            return Hello(_int(t[1], "protocol"), t[2][:20], "", 0, 0)
         if kind == "HELLO" and len(t) == 8:
-            prev = (None, None) if t[6:] == ["-", "-"] else \
-                (_int(t[6], "previous next seq"), _int(t[7], "previous lost", 0xFFFFFFFF))
             return Hello(_int(t[1], "protocol"), t[2][:20], _boot(t[3]),
-                         _int(t[4], "next seq"), _int(t[5], "acked"), *prev)
-        if kind == "HB" and len(t) == 6:
+                         _int(t[4], "next seq"), _int(t[5], "acked"), _boot(t[6], "box id"),
+                         _int(t[7], "lost", 0xFFFFFFFF))
+        if kind == "HB" and len(t) == 7:
             return Heartbeat(_boot(t[1]), _int(t[2], "uptime", 0xFFFFFFFF),
                              _int(t[3], "acked"), _int(t[4], "pending"),
-                             _int(t[5], "next seq"))
+                             _int(t[5], "next seq"), _int(t[6], "lost", 0xFFFFFFFF))
         if kind in ("OK", "ERR") and len(t) in (2, 3):
             req = None if t[1] == "-" else _int(t[1], "request")
             return Reply(kind == "OK", req, t[2] if len(t) == 3 else None)
@@ -170,9 +171,9 @@ def parse(body: str) -> Message:
     raise ProtocolError(f"not a protocol {PROTOCOL_VERSION} message: {body!r}")
 
 
-def _boot(token: str) -> str:
+def _boot(token: str, what: str = "boot id") -> str:
     if not _BOOT.fullmatch(token):
-        raise ProtocolError(f"boot id must be 8 upper-case hex digits, got {token[:12]!r}")
+        raise ProtocolError(f"{what} must be 8 upper-case hex digits, got {token[:12]!r}")
     return token
 
 
@@ -194,8 +195,6 @@ def _event(boot: str, seq: int, t: list[str]) -> Event:
                 raise ProtocolError(f"bad die face {f!r}")
         return Event(boot, seq, "ROLL", player=player, request=req, roll_kind=t[2],
                      faces=tuple(faces))
-    if t[0] == "LOST" and len(t) == 2:
-        return Event(boot, seq, "LOST", lost=_int(t[1], "lost", 0xFFFFFFFF))
     raise ProtocolError(f"unknown event {' '.join(t)[:40]!r}")
 
 
@@ -233,3 +232,15 @@ def ping(request: int) -> bytes:
 def seq_after(a: int, b: int) -> bool:
     """Is sequence number ``a`` after ``b``, modulo 2^16 (0 is never used)?"""
     return a != b and ((a - b) & 0xFFFF) < 0x8000
+
+
+def seq_gap(last: int, upto: int) -> int | None:
+    """How many event numbers come after ``last`` up to and including ``upto`` (0 is
+    skipped when the numbering wraps); None when ``upto`` is before ``last``: the
+    numbering went back, which only a box whose memory was erased does."""
+    if upto == last:
+        return 0
+    if not seq_after(upto, last):
+        return None
+    d = (upto - last) & 0xFFFF
+    return d - 1 if upto < last else d  # the wrap passed 0, which no event has

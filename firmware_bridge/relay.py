@@ -36,6 +36,7 @@ class FaultyRelay:
         self.stats = {"bytes": 0, "corrupted": 0, "dropped": 0, "duplicated": 0, "unplugs": 0,
                       "muted": 0}
         self._mute = 0  # box->host frames starting with b"HELLO " still to swallow
+        self._garble_until = 0.0
         self._line = b""  # a partial line held while muting
         self._threads = [threading.Thread(target=self._accept, daemon=True),
                          threading.Thread(target=self._box_to_host, daemon=True)]
@@ -65,7 +66,16 @@ class FaultyRelay:
         with self._lock:
             self._mute += n
 
+    def garble(self, seconds: float) -> None:
+        """For ``seconds``, the host gets only garbage from the box (a broken cable, a
+        crashed USB bridge): lines of noise that never make a valid frame."""
+        self._garble_until = time.monotonic() + seconds
+
     def _filter(self, data: bytes) -> bytes:
+        if time.monotonic() < self._garble_until:
+            with self._rng_lock:
+                noise = bytes(self.rng.choice(b"0123456789ABCDEF *#~EVHB") for _ in data)
+            return noise.replace(b"*", b"*#") + b"\n"  # never "*XXXX": no CRC tail
         with self._lock:
             if not self._mute and not self._line:
                 return data

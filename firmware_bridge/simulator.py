@@ -89,15 +89,18 @@ class BoxSimulator:
         self.heartbeat_s = heartbeat_s
         self.retransmit_s = retransmit_s
         self.boot_id = secrets.token_hex(4).upper()
+        # What the firmware keeps in EEPROM (its journal): the box's id, where the
+        # numbering stands and the presses ever lost to a full queue. Written before an
+        # event is sent, so every restart, a power cut included, goes on from it.
+        self.box_id = secrets.token_hex(4).upper()
         self.next_seq = 1
         self.acked = 0
         self.queue: deque[_Event] = deque()
         self.sent = 0
-        self.lost = 0
+        self.lost = 0  # since the box's memory began, modulo 2^32
         self.leds = 0
         self.armed: dict[str, tuple[str, int]] = {}
         self.recent: deque[int] = deque(maxlen=8)  # the last 8 ROLL request ids served
-        self.prev: tuple[int, int] | None = None  # (next seq, lost) of the previous boot
         self.master, slave = os.openpty()
         tty.setraw(slave)
         self.port = os.ttyname(slave)
@@ -113,30 +116,33 @@ class BoxSimulator:
         if player not in ("p1", "p2") or button not in BUTTON_NAMES:
             raise ValueError(f"no button {player} {button}")
         with self._lock:
-            self._flush_lost()
             if not self._push(f"BTN {player} {button}"):
-                self.lost += 1
+                self.lost = (self.lost + 1) % 2**32
                 return
             if button == "roll":
                 kind, n = self.armed.pop(player, ("init", 1))
                 if not self._push(f"ROLL - {kind} {player} {self._faces(kind, n)}"):
-                    self.lost += 1
+                    self.lost = (self.lost + 1) % 2**32
 
-    def reboot(self, power_cut: bool = False) -> None:
-        """Lose RAM like the real box: queue, sequence numbers, a new boot id. A reset
-        keeps where the old boot stopped (the firmware's .noinit record); a power cut
-        keeps nothing."""
+    def reboot(self, power_cut: bool = False, erase: bool = False) -> None:
+        """Lose RAM like the real box: the queue, what was armed, the boot id. The
+        journal survives a reset and a power cut alike (``power_cut`` is accepted for
+        the tests' sake: to this box they are the same); ``erase`` loses it too (a
+        re-flash, or to the host another box)."""
         with self._lock:
-            self.prev = None if power_cut else (self.next_seq, self.lost)
+            if erase:
+                self.box_id = secrets.token_hex(4).upper()
+                self.next_seq, self.lost = 1, 0
             self.boot_id = secrets.token_hex(4).upper()
-            self.next_seq, self.acked, self.sent, self.lost = 1, 0, 0, 0
+            self.acked = self.next_seq - 1  # numbering goes on: nothing of it is pending
+            self.sent = 0
             self.queue.clear()
             self.armed.clear()
             self._write(self._hello())
 
     def _hello(self) -> str:
-        prev = "- -" if self.prev is None else f"{self.prev[0]} {self.prev[1]}"
-        return f"HELLO {PROTOCOL} {FIRMWARE} {self.boot_id} {self.next_seq} {self.acked} {prev}"
+        return (f"HELLO {PROTOCOL} {FIRMWARE} {self.boot_id} {self.next_seq} {self.acked} "
+                f"{self.box_id} {self.lost}")
 
     # -- lifecycle --------------------------------------------------------------------
     def start(self) -> BoxSimulator:
@@ -175,10 +181,6 @@ class BoxSimulator:
         self.next_seq = self.next_seq % 0xFFFF + 1
         return True
 
-    def _flush_lost(self) -> None:
-        if self.lost and self._push(f"LOST {self.lost}"):
-            self.lost = 0
-
     def _write(self, body: str) -> None:
         raw = body.encode("ascii")
         try:
@@ -200,12 +202,11 @@ class BoxSimulator:
                     self._command(body)
             now = time.monotonic()
             with self._lock:
-                self._flush_lost()  # as soon as the queue has room, like the firmware
                 if now - last_hb >= self.heartbeat_s:
                     last_hb = now
                     up = int((now - self._start) * 1000)
                     self._write(f"HB {self.boot_id} {up} {self.acked} {len(self.queue)} "
-                                f"{self.next_seq}")
+                                f"{self.next_seq} {self.lost}")
                 while self.sent < len(self.queue):
                     self._write(self.queue[self.sent].body)
                     if self.sent == 0:

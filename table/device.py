@@ -32,3 +32,16 @@ class DeviceEvent:
         if self.detail:
             out.update(self.detail)
         return out
+
+
+@dataclass(frozen=True)
+class StreamPosition:
+    """Where a table box's event stream stood for a game: which box (its own id; None
+    for a box that has none), which boot, the last event number delivered, and the box's
+    count of presses lost to a full queue as last heard. A host restarted mid-game
+    resumes from it, so nothing is delivered twice and nothing lost goes uncounted."""
+
+    box_id: str | None
+    boot_id: str
+    seq: int
+    lost_total: int | None = None

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from table.device import DeviceEvent
+from table.device import DeviceEvent, StreamPosition
 from table.dreamblade import actions as A
 from table.dreamblade import stats
 from table.dreamblade.catalog import Catalog
@@ -648,8 +648,11 @@ class Session:
                              f"{ev.detail.get('reason', 'unplugged?')}; type dice in by hand")
             elif ev.kind == "lost_events":
                 why = ev.detail.get("reason") or "its queue was full"
-                self._warn(out, f"the table box lost {ev.detail.get('count', '?')} presses "
-                           f"({why}): check the table and enter them by hand")
+                n = ev.detail.get("count")
+                what = "may have lost presses (how many cannot be told)" if n is None \
+                    else f"lost {n} press{'es' if n != 1 else ''} or roll{'s' if n != 1 else ''}"
+                self._warn(out, f"the table box {what}: {why}; check the table and enter "
+                           "them by hand")
             elif ev.kind == "unknown_event":
                 self._warn(out, "the table box sent an event this version of tablesight does "
                            f"not know ({ev.detail.get('text', '?')}): skipped")
@@ -717,22 +720,27 @@ class Session:
             self._warn(out, f"roll refused: {e}")
         self._after_change(out)
 
-    def box_resume(self) -> tuple[str, int] | None:
-        """Where the table box's event stream stood when this game last heard from it:
-        (boot id, last event delivered), from the log. A host restarted mid-game hands it
-        to the box bridge, which then delivers none of those events again."""
+    def box_resume(self) -> StreamPosition | None:
+        """Where the table box's event stream stood when this game last heard from it,
+        from the log: the box, its boot, the last event delivered and its count of lost
+        presses. A host restarted mid-game hands it to the box bridge, which then
+        delivers none of those events again and counts what the box lost meanwhile."""
         if self.log is None or self.game_id is None:
             return None
+        box: str | None = None
         boot: str | None = None
         seq = 0
+        lost_total: int | None = None
         for e in self.log.entries(self.game_id, ("device",)):
             b = e.body
             if b.get("kind") == "connected" and isinstance(b.get("boot_id"), str):
-                if b["boot_id"] != boot:
-                    boot, seq = b["boot_id"], 0
-            elif boot is not None and isinstance(b.get("seq"), int):
+                boot = b["boot_id"]
+                box = b["box_id"] if isinstance(b.get("box_id"), str) else None
+            if boot is not None and isinstance(b.get("seq"), int):
                 seq = b["seq"]
-        return None if boot is None else (boot, seq)
+            if isinstance(b.get("lost_total"), int):
+                lost_total = b["lost_total"]
+        return None if boot is None else StreamPosition(box, boot, seq, lost_total)
 
     # -- health and warnings ---------------------------------------------------------------------
     def report_health(self, part: str, ok: bool, message: str) -> list[SessionEvent]:

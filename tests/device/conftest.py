@@ -20,8 +20,11 @@ class SimBackend:
     def press(self, player, button):
         self.sim.press(player, button)
 
-    def reboot(self):
-        self.sim.reboot()
+    def reboot(self, power_cut=False):
+        self.sim.reboot(power_cut=power_cut)
+
+    def erase(self):
+        self.sim.reboot(erase=True)
 
     def close(self):
         self.sim.stop()
@@ -43,8 +46,14 @@ class EmuBackend:
         self.emu.tap(player, button, 15, 15)
         assert self.emu.wait_taps(self._taps, 10)
 
-    def reboot(self):
-        self.emu.reset()
+    def reboot(self, power_cut=False):
+        if power_cut:
+            self.emu.power_cut()
+        else:
+            self.emu.reset()
+
+    def erase(self):
+        self.emu.erase()
 
     def close(self):
         self.emu.close()

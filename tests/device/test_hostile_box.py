@@ -8,13 +8,14 @@ import time
 import pytest
 
 from firmware_bridge.bridge import DeviceError, TableBox
-from table.device import DeviceEvent
+from table.device import DeviceEvent, StreamPosition
 from table.session import GameLog, Session
 
 from ..session.helpers import sample_setup
 from .peer import Peer
 
 BOOT = "1A2B3C4D"
+BOX = "00C0FFEE"
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ def connect(peer: Peer, boot: str = BOOT, acked: int = 0, **kw) -> TableBox:
     box = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1, **kw)
     box.start()
     peer.wait_for("HELLO?")
-    peer.send(f"HELLO 2 9.9.9 {boot} {acked + 1} {acked} - -")
+    peer.send(f"HELLO 2 9.9.9 {boot} {acked + 1} {acked} {BOX} 0")
     got = box.events.get(timeout=3)
     assert got.kind == "connected", got
     return box
@@ -66,10 +67,10 @@ def test_a_boot_id_with_reserved_characters_is_refused_and_nothing_breaks(peer: 
     try:
         peer.wait_for("HELLO?")
         for bad in ("7CF2*A76", "7cf23a76", "ZZZZZZZZ", "7CF23A7"):
-            peer.send(f"HELLO 2 1.0.0 {bad} 1 0")
+            peer.send(f"HELLO 2 1.0.0 {bad} 1 0 {BOX} 0")
         time.sleep(0.3)
         assert not box.connected and box.stats["bad_messages"] >= 3
-        peer.send(f"HELLO 2 1.0.0 {BOOT} 1 0")  # a good one is taken, the link intact
+        peer.send(f"HELLO 2 1.0.0 {BOOT} 1 0 {BOX} 0")  # a good one is taken, the link intact
         end = time.monotonic() + 2
         while not box.connected and time.monotonic() < end:
             time.sleep(0.02)
@@ -118,11 +119,11 @@ def test_a_box_that_never_answers_hello_is_named_and_asked_slowly(peer: Peer) ->
         asked = 0
         end = time.monotonic() + 3.5
         while time.monotonic() < end:
-            peer.send(f"HB {BOOT} 100 0 0 1")  # alive, but deaf to HELLO?
+            peer.send(f"HB {BOOT} 100 0 0 1 0")  # alive, but deaf to HELLO?
             asked += sum(1 for line in peer.lines(0.1) if line.startswith("HELLO?"))
         late = 0
         for _ in range(10):
-            peer.send(f"HB {BOOT} 100 0 0 1")
+            peer.send(f"HB {BOOT} 100 0 0 1 0")
             late += sum(1 for line in peer.lines(0.1) if line.startswith("HELLO?"))
         assert late <= 2, f"{late} HELLO? in the last second"  # about one a second now
         assert "does not answer HELLO?" in box.last_reason
@@ -156,19 +157,18 @@ def test_a_restarted_host_delivers_nothing_twice(tmp_path, peer: Peer) -> None:
     there, and the events whose acknowledgement was lost are not counted again."""
     log = GameLog(tmp_path / "games.db")
     session = Session.new(sample_setup(), log)
-    box = connect(peer)
-    box.on_event = session.device
-    session.device(DeviceEvent("connected", 0.0, detail={"boot_id": BOOT}))
+    box = connect(peer, on_event=session.device)
     for seq in (1, 2, 3):
         peer.send(f"EV {BOOT} {seq} BTN p1 shift")
-    assert [e.seq for e in events(box, 3) if e.kind == "button"] == [1, 2, 3]
+    assert [e.seq for e in events(box, 4) if e.kind == "button"] == [1, 2, 3]
     box.stop()  # the host dies; the box never got (say) the last ACK
-    assert Session.resume(log, session.game_id).box_resume() == (BOOT, 3)
+    resume = Session.resume(log, session.game_id).box_resume()
+    assert resume == StreamPosition(BOX, BOOT, 3, 0)
     again = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1,
-                     resume=Session.resume(log, session.game_id).box_resume()).start()
+                     resume=resume).start()
     try:
         peer.wait_for("HELLO?")
-        peer.send(f"HELLO 2 9.9.9 {BOOT} 5 1")  # the box only knows ACK 1
+        peer.send(f"HELLO 2 9.9.9 {BOOT} 5 1 {BOX} 0")  # the box only knows ACK 1
         for seq in (2, 3, 4):  # it resends what it thinks is unacknowledged
             peer.send(f"EV {BOOT} {seq} BTN p1 shift")
         got = [e for e in events(again, 3, 2.0) if e.kind == "button"]
@@ -178,34 +178,71 @@ def test_a_restarted_host_delivers_nothing_twice(tmp_path, peer: Peer) -> None:
         again.stop()
 
 
-@pytest.mark.parametrize(("prev", "detail"), [
-    ("5 1", {"count": 4, "reason": "the box restarted", "at_least": False}),
-    ("- -", {"count": 2, "reason": "the box lost power", "at_least": True}),
+def test_a_host_restarted_while_the_box_rebooted_counts_what_died(tmp_path, peer) -> None:
+    """The host is down while the box loses power with two events unsent and three
+    presses lost to a full queue: the restarted host, resuming from the log, reports
+    exactly those (the box's numbering and lost count go on across its boots)."""
+    log = GameLog(tmp_path / "games.db")
+    session = Session.new(sample_setup(), log)
+    box = connect(peer, on_event=session.device)
+    peer.send(f"EV {BOOT} 1 BTN p1 ready")
+    assert [e.seq for e in events(box, 2) if e.kind == "button"] == [1]
+    box.stop()
+    again = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1,
+                     resume=Session.resume(log, session.game_id).box_resume()).start()
+    try:
+        peer.wait_for("HELLO?")
+        peer.send(f"HELLO 2 9.9.9 99AA77BB 4 3 {BOX} 3")  # events 2 and 3 died with it
+        got = events(again, 3)
+        assert [(e.kind, e.detail.get("count")) for e in got] == \
+            [("lost_events", 2), ("lost_events", 3), ("connected", None)]
+    finally:
+        again.stop()
+
+
+def test_the_box_lost_presses_are_counted_from_its_lifetime_total(peer: Peer) -> None:
+    """Protocol 2 keeps no LOST event: heartbeats carry the box's lifetime count of
+    presses lost to a full queue (modulo 2^32), and the host reports each rise once."""
+    box = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1).start()
+    try:
+        peer.wait_for("HELLO?")
+        peer.send(f"HELLO 2 9.9.9 {BOOT} 1 0 {BOX} 4294967290")  # a box's long past
+        assert events(box, 1)[0].kind == "connected"
+        for total in (4294967290, 4294967294, 4294967294, 1):  # wraps: 4, then 3 more
+            peer.send(f"HB {BOOT} 900 0 0 1 {total}")
+        got = events(box, 3, 1.0)
+        assert [e.detail["count"] for e in got if e.kind == "lost_events"] == [4, 3]
+    finally:
+        box.stop()
+
+
+@pytest.mark.parametrize(("box_id", "first", "count", "why"), [
+    (BOX, 4, 2, "restarted"),  # numbering went on from 4: events 2 and 3 died unsent
+    ("0BADF00D", 1, None, "another table box"),  # another box (or erased): unknowable
+    (BOX, 1, None, "went back"),  # this box, but its memory was erased
 ])
 def test_a_reboot_whose_hello_is_lost_is_noticed_from_the_next_frame(
-        peer: Peer, prev: str, detail: dict) -> None:
+        peer: Peer, box_id: str, first: int, count: int | None, why: str) -> None:
     """Protocol 2: every event and heartbeat names its boot. The box restarts and its
     boot HELLO never arrives; its next frame says so, the host asks HELLO? again, and
-    what the old boot had not delivered is reported as lost, with how many: exactly when
-    the box kept where it stopped (a reset: events 2-4 and one press it had counted as
-    lost), at least those the host heard of after a power cut."""
+    what the old boot had not delivered is reported: exactly, from the gap in the
+    numbering that goes on across boots, or as unknown when the box is not the one the
+    host knew."""
     box = connect(peer)
     try:
         peer.send(f"EV {BOOT} 1 BTN p1 ready")
         assert [e.seq for e in events(box, 1)] == [1]
-        peer.send(f"HB {BOOT} 900 1 2 4")  # the host hears of events 2 and 3
-        time.sleep(0.1)
         new = "99AA77BB"
         peer.lines(0.1)
-        peer.send(f"EV {new} 1 BTN p2 strike")  # the new boot's first event
+        peer.send(f"EV {new} {first} BTN p2 strike")  # the new boot's first event
         assert peer.wait_for("HELLO?")  # not acknowledged as the old boot's: asked who
-        assert not any(line.startswith("ACK 1 ") for line in peer.lines(0.2))
-        peer.send(f"HELLO 2 9.9.9 {new} 2 0 {prev}")
-        peer.send(f"EV {new} 1 BTN p2 strike")
+        assert not any(line.startswith(f"ACK {first} ") for line in peer.lines(0.2))
+        peer.send(f"HELLO 2 9.9.9 {new} {first + 1} {first - 1} {box_id} 0")
+        peer.send(f"EV {new} {first} BTN p2 strike")
         got = events(box, 3)
         assert [e.kind for e in got] == ["lost_events", "connected", "button"]
-        assert got[0].detail == detail
-        assert got[2].seq == 1 and got[2].player == "p2" and box.boot_id == new
-        assert peer.wait_for(f"ACK 1 {new}")
+        assert got[0].detail["count"] == count and why in got[0].detail["reason"]
+        assert got[2].seq == first and got[2].player == "p2" and box.boot_id == new
+        assert peer.wait_for(f"ACK {first} {new}")
     finally:
         box.stop()

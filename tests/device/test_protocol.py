@@ -19,10 +19,12 @@ def test_crc_and_encoding_match_the_documented_example():
 
 def test_parse_every_box_message():
     b = "7CF23A76"
-    assert P.parse(f"HELLO 2 2.0.0 {b} 5 4 - -") == P.Hello(2, "2.0.0", b, 5, 4)
-    assert P.parse(f"HELLO 2 2.0.0 {b} 1 0 7 2") == P.Hello(2, "2.0.0", b, 1, 0, 7, 2)
+    box = "00C0FFEE"
+    assert P.parse(f"HELLO 2 2.0.0 {b} 5 4 {box} 0") == P.Hello(2, "2.0.0", b, 5, 4, box, 0)
+    assert P.parse(f"HELLO 2 2.0.0 {b} 1 0 {box} 4294967295").lost == 2**32 - 1  # no cap
     assert P.parse(f"HELLO 1 1.0.0 {b} 5 4").protocol == 1  # named, then refused
-    assert P.parse(f"HB {b} 502 3 1 5") == P.Heartbeat(b, 502, 3, 1, 5)
+    assert P.parse("HELLO 3 3.0.0 whatever").protocol == 3  # a newer box: refused too
+    assert P.parse(f"HB {b} 502 3 1 5 7") == P.Heartbeat(b, 502, 3, 1, 5, 7)
     assert P.parse("OK 9") == P.Reply(True, 9, None)
     assert P.parse("ERR - unknown") == P.Reply(False, None, "unknown")
     assert P.parse(f"EV {b} 3 BTN p2 strike") == P.Event(b, 3, "BTN", player="p2",
@@ -30,20 +32,20 @@ def test_parse_every_box_message():
     ev = P.parse(f"EV {b} 4 ROLL 7 attack p1 1,M,B,3")
     assert ev.faces == (1, "miss", "blade", 3) and ev.request == 7 and ev.player == "p1"
     assert P.parse(f"EV {b} 5 ROLL - init - 6").faces == (6,)
-    assert P.parse(f"EV {b} 6 LOST 3").lost == 3
-    assert P.parse(f"EV {b} 7 LOST 4294967295").lost == 2**32 - 1  # no 255 cap
     # A numbered event the host cannot read keeps its place in the sequence (to be
     # acknowledged and skipped): a newer box's event kind, another button, odd faces.
     for unknown in ("BTN p3 roll", "ROLL 2 attack p1 7", "ROLL 2 init p1 M", "BTN p1 dance",
-                    "TILT p1 left"):
+                    "TILT p1 left", "LOST 3"):  # LOST: protocol 2 counts in HB, not events
         ev = P.parse(f"EV {b} 9 {unknown}")
         assert ev.kind == "UNKNOWN" and ev.seq == 9 and ev.text == unknown
     for bad in (f"EV {b} x BTN p1 roll", f"EV {b} 070 BTN p1 roll", "EV 1 BTN p1 roll",
                 f"EV {b} 70000 BTN p1 roll", "EV 7cf23a76 1 BTN p1 roll", "HELLO 2",
                 "NOPE", "HELLO 2 2.0.0 7cf23a76 5 4", "HELLO 2 2.0.0 7CF23A7 5 4",
                 "HELLO 2 2.0.0 7CF2 3A76 5", f"HELLO 2 2.0.0 {b} 05 4 - -",
-                f"HELLO 2 2.0.0 {b} 5 4 - 3", f"HELLO 2 2.0.0 {b} 5 4 x y", f"HB {b} 1 70000 1 1",
-                "HB 1 1 1", "OK 65536", f"HB {b} ² 1 1 1"):
+                f"HELLO 2 2.0.0 {b} 5 4 - -", f"HELLO 2 2.0.0 {b} 5 4 00c0ffee 0",
+                f"HELLO 2 2.0.0 {b} 5 4 00C0FFEE 4294967296", f"HELLO 2 2.0.0 {b} 5 4",
+                f"HB {b} 1 70000 1 1 0", f"HB {b} 1 1 1 1", f"HB {b} 1 1 1 1 01",
+                "HB 1 1 1", "OK 65536", f"HB {b} ² 1 1 1 0"):
         with pytest.raises(P.ProtocolError):
             P.parse(bad)
 
@@ -95,3 +97,29 @@ def test_sequence_numbers_wrap():
     assert P.seq_after(1, 65535)
     assert not P.seq_after(65535, 1)
     assert P.seq_after(5, 4) and not P.seq_after(4, 4)
+
+
+@pytest.mark.parametrize(("last", "upto", "gap"), [
+    (5, 9, 4), (9, 9, 0), (0, 3, 3),  # 0: nothing delivered yet
+    (65534, 2, 3),  # 65535, 1, 2: the wrap skips 0, which no event has
+    (65535, 0, 0),  # a new boot starting at 1 after 65535 says acked 0
+    (9, 5, None), (1, 65535, None),  # the numbering went back: the box forgot it
+])
+def test_the_gap_between_two_event_numbers(last, upto, gap):
+    assert P.seq_gap(last, upto) == gap
+
+
+def test_the_worked_example_in_the_spec_has_valid_frames():
+    """Every frame of PROTOCOL.md's worked example checks (a reader copying it gets frames
+    a box and a host accept) and parses as what it says it is."""
+    import re
+    from pathlib import Path
+
+    spec = (Path(P.__file__).parent / "PROTOCOL.md").read_text()
+    example = spec.split("## Worked example", 1)[1].split("```")[1]
+    frames = re.findall(r"(?:host→box|box→host)  (\S.*?\*[0-9A-F]{4})(?:\s|$)", example)
+    assert len(frames) == 8
+    for text in frames:
+        assert list(P.FrameParser().feed(text.encode() + b"\n")) == [text.split("*")[0]]
+    hello = P.parse(frames[1].split("*")[0])
+    assert isinstance(hello, P.Hello) and hello.box_id == "00C0FFEE"

@@ -241,6 +241,28 @@ def test_manual_dice_when_the_box_is_unplugged() -> None:
     assert s.state.combat is not None
 
 
+@pytest.mark.parametrize(("detail", "said"), [
+    ({"count": 5, "reason": "the box restarted before it could send them"},
+     "the table box lost 5 presses or rolls: the box restarted"),
+    ({"count": 1, "reason": "its queue was full while the host was not listening"},
+     "the table box lost 1 press or roll: its queue was full"),
+    ({"count": None, "reason": "another table box is connected"},
+     "the table box may have lost presses (how many cannot be told): another table box"),
+])
+def test_presses_the_box_lost_are_said_and_logged(tmp_path, detail, said) -> None:
+    from table.session import GameLog
+
+    log = GameLog(tmp_path / "games.db")
+    s = Session.new(sample_setup(), log)
+    out = s.device(DeviceEvent("lost_events", 0.0, detail=detail))
+    assert [e.kind for e in out] == ["warning"]
+    assert out[0].data["message"].startswith(said), out[0].data["message"]
+    assert "enter them by hand" in out[0].data["message"]
+    logged = [e.body for e in log.entries(s.game_id, ("device",))]
+    assert logged and logged[-1]["kind"] == "lost_events" and logged[-1]["count"] == \
+        detail["count"]
+
+
 @pytest.mark.parametrize(("cmd", "message"), [
     ("not a dict", "JSON object"),
     ({"do": "fly"}, "unknown command"),

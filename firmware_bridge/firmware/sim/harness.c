@@ -13,7 +13,13 @@
  *          TAP p1 roll HOLD_MS GAP_MS    press, hold, release, wait (in MCU time)
  *          BURST COUNT HOLD_MS GAP_MS   COUNT times: press the eight non-roll buttons
  *                                together (a load test)
- *          RESET                 reboot the MCU (RAM lost, EEPROM kept)
+ *          RESET                 reboot the MCU as its reset pin does (RAM kept, EEPROM kept)
+ *          POWERCUT              cut the power and restore it (RAM garbled, EEPROM kept)
+ *          ERASE                 erase the EEPROM to 0xFF (a re-flash with a chip erase, or
+ *                                another box), then power-cycle
+ *          TEAR                  cut the power as soon as the firmware has written part of
+ *                                an EEPROM record (a write torn by a power cut); prints
+ *                                "TORN <bytes written>"
  *          QUIT
  */
 #define _GNU_SOURCE
@@ -25,6 +31,7 @@
 #include <unistd.h>
 
 #include "avr_adc.h"
+#include "avr_eeprom.h"
 #include "avr_ioport.h"
 #include "sim_avr.h"
 #include "sim_elf.h"
@@ -47,6 +54,14 @@ static int sched_head, n_schedule;
 static uint64_t tap_cursor;  /* MCU cycle when the next TAP may start */
 static int taps_done, taps_pressed;
 static volatile int started, quit;
+static int tear_armed;
+static uint8_t ee_before[1024];
+
+static void eeprom_copy(avr_t *avr, uint8_t *to)
+{
+    avr_eeprom_desc_t d = {.ee = to, .offset = 0, .size = 1024};
+    avr_ioctl(avr, AVR_IOCTL_EEPROM_GET, &d);
+}
 
 static void *stdin_thread(void *arg)
 {
@@ -131,14 +146,31 @@ static void handle(avr_t *avr, char *cmd)
     char port;
     int pin;
     int n = sscanf(cmd, "%15s %7s %15s %d %d", verb, player, name, &hold, &gap);
-    if (n >= 1 && !strcmp(verb, "RESET")) {
+    if (n >= 1 && !strcmp(verb, "TEAR")) {
+        eeprom_copy(avr, ee_before);
+        tear_armed = 1;
+        return;
+    }
+    int power = n >= 1 && (!strcmp(verb, "POWERCUT") || !strcmp(verb, "ERASE"));
+    if (n >= 1 && !strcmp(verb, "ERASE")) {
+        static uint8_t blank[1024];
+        memset(blank, 0xFF, sizeof blank);
+        avr_eeprom_desc_t d = {.ee = blank, .offset = 0, .size = sizeof blank};
+        avr_ioctl(avr, AVR_IOCTL_EEPROM_SET, &d);
+    }
+    if (power) {
+        /* Without power SRAM forgets: what it holds after is noise, not zeros. */
+        for (uint32_t a = avr->ioend + 1; a <= avr->ramend; a++)
+            avr->data[a] = (uint8_t)rand();
+    }
+    if (n >= 1 && (power || !strcmp(verb, "RESET"))) {
         avr_reset(avr);
         release_all(avr);
         /* The cycle counter may restart: pending taps start over from now. */
         for (int i = 0; i < n_schedule; i++)
             schedule[(sched_head + i) % MAX_SCHEDULE].cycle = avr->cycle;
         tap_cursor = avr->cycle;
-        printf("RESET\n");
+        printf("%s\n", verb);
         fflush(stdout);
         return;
     }
@@ -288,8 +320,21 @@ int main(int argc, char *argv[])
         noise = noise * 1664525u + 1013904223u;
         avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC4), (noise >> 8) % 5000);
         avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC5), (noise >> 16) % 5000);
-        for (int i = 0; i < 2000 && state != cpu_Done && state != cpu_Crashed; i++)
+        for (int i = 0; i < 2000 && state != cpu_Done && state != cpu_Crashed; i++) {
             state = avr_run(avr);
+            if (tear_armed && !(i & 63)) { /* every ~64 instructions: a few µs of MCU time */
+                uint8_t now_ee[1024];
+                eeprom_copy(avr, now_ee);
+                int changed = 0;
+                for (int a = 0; a < 1024; a++)
+                    changed += now_ee[a] != ee_before[a];
+                if (changed) {
+                    tear_armed = 0;
+                    printf("TORN %d\n", changed);
+                    handle(avr, "POWERCUT");
+                }
+            }
+        }
         if (speed > 0) {
             /* Busy firmware runs faster than real time in simulation: hold it back. And
              * when the host starves the simulator, let the lost time go instead of racing

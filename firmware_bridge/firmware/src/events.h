@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include "config.h"
 
-enum { EV_BUTTON = 1, EV_ROLL = 2, EV_OVERFLOW = 3 };
+enum { EV_BUTTON = 1, EV_ROLL = 2 };
 enum { ROLL_INIT = 0, ROLL_ATTACK = 1 };
 
 /* One event waiting for the host's acknowledgement. 18 bytes. */
@@ -12,7 +12,7 @@ typedef struct {
     uint16_t req;      /* host request id of a ROLL, 0 for a button roll */
     uint8_t type;
     uint8_t player;    /* 0 none, 1 p1, 2 p2 */
-    uint8_t what;      /* button index, or roll kind, or lost count */
+    uint8_t what;      /* button index, or roll kind */
     uint8_t n;         /* number of dice */
     uint8_t faces[10]; /* 3 bits per die, up to MAX_DICE dice; values 0..5 */
 } event_t;

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "crc16.h"
 #include "events.h"
+#include "journal.h"
 #include "rng.h"
 #include "uart.h"
 
@@ -18,35 +19,10 @@ static const char ATTACK_FACE[6] = {'1', '2', '3', 'M', 'M', 'B'};
 
 static volatile uint32_t ms_ticks;
 static uint32_t boot_id;
-static uint32_t lost;           /* presses that found the event queue full (never saturates
-                                   in practice: 2^32 presses) */
+static uint32_t lost;           /* presses that ever found the event queue full, since the
+                                   box's memory began (the journal keeps it; the host
+                                   counts from differences, so it never needs resetting) */
 
-/* What a restart would lose, kept where a reset does not clear it (.noinit survives a
- * watchdog, brown-out or reset-button restart; a power cut loses it, and the magic and
- * check then fail). The next boot tells the host how many presses died with it. */
-#define CARRY_MAGIC 0x7AB1u
-static struct {
-    uint16_t magic;
-    uint16_t check;
-    uint16_t next_seq; /* the number the next event would have had */
-    uint32_t lost;     /* presses counted as lost, not yet reported */
-} carry __attribute__((section(".noinit")));
-static uint8_t prev_known;   /* 0 after a power cut: nothing survived */
-static uint16_t prev_next;   /* of the previous boot */
-static uint32_t prev_lost;
-
-static uint16_t carry_check(uint16_t next, uint32_t n)
-{
-    return (uint16_t)(CARRY_MAGIC ^ next ^ (uint16_t)n ^ (uint16_t)(n >> 16) ^ 0x5A5Au);
-}
-
-static void carry_save(uint16_t next, uint32_t n)
-{
-    carry.next_seq = next;
-    carry.lost = n;
-    carry.check = carry_check(next, n);
-    carry.magic = CARRY_MAGIC;
-}
 static uint8_t sent_count;      /* queued events already sent at least once */
 static uint32_t last_send;      /* when the oldest unacknowledged events were last sent */
 static uint16_t recent_req[8];  /* host request ids already served (duplicates ignored) */
@@ -136,16 +112,10 @@ static void send_hello(void)
     put_u32(events_next_seq());
     put(" ");
     put_u32(events_acked());
-    /* protocol 2: where the previous boot stopped (its next event number and the
-     * presses it had counted as lost), or "- -" after a power cut */
-    if (prev_known) {
-        put(" ");
-        put_u32(prev_next);
-        put(" ");
-        put_u32(prev_lost);
-    } else {
-        put(" - -");
-    }
+    put(" ");
+    put_hex(journal_box_id(), 8);
+    put(" ");
+    put_u32(journal_durable_lost());
     send_frame();
 }
 
@@ -162,19 +132,6 @@ static void send_reply(const char *type, uint16_t req, const char *detail)
         put(detail);
     }
     send_frame();
-}
-
-/* A LOST event's count lives in its faces bytes (32 bits; the what byte holds 8). */
-static void lost_set(event_t *ev, uint32_t n)
-{
-    memcpy(ev->faces, &n, sizeof n);
-}
-
-static uint32_t lost_get(const event_t *ev)
-{
-    uint32_t n;
-    memcpy(&n, ev->faces, sizeof n);
-    return n;
 }
 
 static uint8_t send_event(const event_t *ev)
@@ -212,11 +169,15 @@ static uint8_t send_event(const event_t *ev)
                 put(",");
             put(c);
         }
-    } else {
-        put(" LOST ");
-        put_u32(lost_get(ev));
     }
     return send_frame();
+}
+
+/* Is event number seq before the journal's durable next number (serial arithmetic)? */
+static uint8_t durable(uint16_t seq)
+{
+    uint16_t ahead = (uint16_t)(journal_durable_next() - seq);
+    return ahead && ahead < 0x8000u;
 }
 
 /* -- events ------------------------------------------------------------------------------ */
@@ -234,18 +195,6 @@ static uint16_t queue_roll(uint16_t req, uint8_t kind, uint8_t n, uint8_t player
     return events_push(&ev);
 }
 
-static void queue_lost(void)
-{
-    if (!lost)
-        return;
-    event_t ev;
-    memset(&ev, 0, sizeof ev);
-    ev.type = EV_OVERFLOW;
-    lost_set(&ev, lost);
-    if (events_push(&ev))
-        lost = 0;
-}
-
 static void on_press(uint8_t index)
 {
     rng_mix(((uint32_t)TCNT1 << 16) ^ millis()); /* a human's timing is good entropy */
@@ -254,16 +203,14 @@ static void on_press(uint8_t index)
     ev.type = EV_BUTTON;
     ev.player = (uint8_t)(index / BUTTONS_PER_PLAYER + 1);
     ev.what = (uint8_t)(index % BUTTONS_PER_PLAYER);
-    queue_lost();
     if (!events_push(&ev)) {
-        if (lost < UINT32_MAX)
-            lost++;
+        lost++; /* the host counts differences modulo 2^32: it never saturates */
         return;
     }
     if (ev.what == 0) { /* the roll button rolls what the host armed (default: initiative) */
         struct armed *a = &armed[ev.player - 1];
         uint8_t n = a->n ? a->n : 1;
-        if (!queue_roll(0, a->kind, n, ev.player) && lost < UINT32_MAX)
+        if (!queue_roll(0, a->kind, n, ev.player))
             lost++;
         a->kind = ROLL_INIT;
         a->n = 0;
@@ -492,16 +439,8 @@ static void gather_entropy(void)
 
 int main(void)
 {
-    uint8_t cause = MCUSR;
-    MCUSR = 0;
+    MCUSR = 0; /* a watchdog restart leaves WDRF set, which would keep the watchdog on */
     wdt_disable();
-    if (!(cause & _BV(PORF)) && carry.magic == CARRY_MAGIC
-        && carry.check == carry_check(carry.next_seq, carry.lost)) {
-        prev_known = 1;
-        prev_next = carry.next_seq;
-        prev_lost = carry.lost;
-    }
-    carry_save(1, 0);
     DDRC |= 0x0F;      /* lights */
     DDRB |= _BV(PB5);
     TCCR1A = 0;
@@ -514,7 +453,10 @@ int main(void)
     uart_init();
     gather_entropy();
     boot_id = rng_next();
-    events_init(1);
+    journal_init(rng_next());
+    /* Numbering goes on from where the last boot's journal stopped, whatever ended it. */
+    events_init(journal_next_seq());
+    lost = journal_lost();
     sei();
     wdt_enable(WDTO_250MS);
     send_hello();
@@ -534,12 +476,13 @@ int main(void)
                 if (rising & (1u << i))
                     on_press(i);
         }
-        queue_lost();
-        carry_save(events_next_seq(), lost);
+        journal_want(events_next_seq(), lost);
+        journal_poll();
         if (now - last_hb >= HEARTBEAT_MS) {
             last_hb = now;
             rng_mix(uart_rx_jitter);
-            start("HB "); /* protocol 2: HB <boot> <uptime> <acked> <pending> <next_seq> */
+            /* protocol 2: HB <boot> <uptime> <acked> <pending> <next_seq> <lost> */
+            start("HB ");
             put_hex(boot_id, 8);
             put(" ");
             put_u32(now);
@@ -549,18 +492,22 @@ int main(void)
             put_u32(events_pending());
             put(" ");
             put_u32(events_next_seq());
+            put(" ");
+            put_u32(journal_durable_lost());
             send_frame();
         }
-        /* New events go out at once; unacknowledged ones again after a timeout. */
-        while (sent_count < events_pending() && send_event(events_at(sent_count))) {
+        /* New events go out as soon as the journal holds their numbers (a power cut
+         * then cannot take back a number the host may have seen); unacknowledged ones
+         * again after a timeout. */
+        while (sent_count < events_pending() && durable(events_at(sent_count)->seq)
+               && send_event(events_at(sent_count))) {
             if (sent_count == 0)
                 last_send = now;
             sent_count++;
         }
-        if (events_pending() && now - last_send >= RETRANSMIT_MS) {
+        if (sent_count && now - last_send >= RETRANSMIT_MS) {
             last_send = now;
-            uint8_t n = events_pending() < RETRANSMIT_WINDOW ? events_pending()
-                                                             : RETRANSMIT_WINDOW;
+            uint8_t n = sent_count < RETRANSMIT_WINDOW ? sent_count : RETRANSMIT_WINDOW;
             for (uint8_t i = 0; i < n; i++)
                 if (!send_event(events_at(i)))
                     break;

@@ -233,8 +233,8 @@ class BoxSimulator:
                     self.sent = max(0, self.sent - 1)
                 return
             req = _number(t[1]) if len(t) >= 2 else None
-            if not req:
-                self._write("ERR - args")
+            if not req:  # none at all, or not a request id (0, a word, too big)
+                self._write("ERR - args" if len(t) < 2 else "ERR - req")
                 return
             if t[0] == "PING":
                 self._write(f"OK {req}")

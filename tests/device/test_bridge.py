@@ -244,3 +244,48 @@ def test_presses_beyond_a_full_queue_are_counted_and_reported(backend):
                 reported += ev.detail["count"]
         assert got + reported == 50 and got >= 30 and reported >= 10, (got, reported)
         assert box.stats["lost_presses"] == reported
+
+
+def test_every_frame_the_box_sends_keeps_the_framing_rules(backend):
+    """Both box implementations, read raw (no host parser): every line is printable
+    ASCII with no ``\\r`` (a sender MUST NOT send them), single spaces, no ``*`` in the
+    body, an upper-case CRC that checks, at most 96 bytes; ACK, ROLL, PING, an unknown
+    command and a malformed one all get what the spec says."""
+    import re
+
+    import serial
+
+    from .peer import crc, frame
+
+    port = serial.serial_for_url(backend.port, baudrate=115200, timeout=0.05)
+    try:
+        if hasattr(backend, "started"):
+            backend.started()
+        time.sleep(0.3)
+        for body in ("HELLO? 2", "ROLL 11 attack 24 p1", "PING 12", "FLY 13", "PING x"):
+            port.write(frame(body))
+            time.sleep(0.05)
+        backend.press("p2", "roll")
+        raw = b""
+        end = time.monotonic() + 1.5
+        while time.monotonic() < end:
+            raw += port.read(4096)
+            if b"ROLL 11" in raw and b"BTN p2 roll" in raw and b"ROLL -" in raw:
+                port.write(frame("ACK 1 00000000"))
+        lines = raw.split(b"\n")[:-1]
+        assert lines and b"\r" not in raw
+        bodies = []
+        for line in lines:
+            assert len(line) + 1 <= 96 and all(0x20 <= b <= 0x7E for b in line), line
+            body, star, tail = line.rpartition(b"*")
+            assert star and re.fullmatch(rb"[0-9A-F]{4}", tail), line
+            assert int(tail, 16) == crc(body) and b"*" not in body, line
+            assert re.fullmatch(rb"[^ ]+( [^ ]+)*", body), line  # single spaces only
+            bodies.append(body.decode())
+        kinds = {b.split(" ")[0] for b in bodies}
+        assert {"HELLO", "HB", "EV", "OK", "ERR"} <= kinds, kinds
+        assert "OK 12" in bodies and "ERR 13 unknown" in bodies and "ERR - req" in bodies
+        rolls = [b for b in bodies if " ROLL 11 attack p1 " in b]
+        assert rolls and len(rolls[0].rsplit(" ", 1)[1].split(",")) == 24
+    finally:
+        port.close()

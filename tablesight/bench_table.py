@@ -75,7 +75,7 @@ class _RecordingCamera:
 
 
 def script_game(layout: Layout, seed: int, changes: int) -> tuple[list[_Step], Any]:
-    from table.session.autoplay import plan
+    from table.dreamblade.referee.autoplay import plan
 
     from .scripted import ScriptedTable, roomy_policy
     from .table_cli import _sample_setup
@@ -108,7 +108,7 @@ def script_game(layout: Layout, seed: int, changes: int) -> tuple[list[_Step], A
     players = ScriptedTable(session, cam, layout, press, rng, timeout=0.01)  # type: ignore[arg-type]
     players.sync_from(session.state)
     while not session.state.is_over() and sum(1 for s in steps if s.announces) < changes:
-        it = plan(session.state, session.init_dice, rng, policy=roomy_policy)
+        it = plan(session.state, session.referee.init_dice, rng, policy=roomy_policy)
         if it is None:
             break
         players.act(it)

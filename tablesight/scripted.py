@@ -1,7 +1,7 @@
 """Players at a synthetic table, for ``tablesight demo`` and the end-to-end tests.
 
-The players decide with ``table.session.autoplay.plan`` and act physically: a hand
-reaches over the map, a base appears in its new cell, the hand leaves; dice and the
+The players decide with ``table.dreamblade.referee.autoplay.plan`` and act physically:
+a hand reaches over the map, a base appears in its new cell, the hand leaves; dice and the
 ready/strike buttons are pressed on the table box; choices that need the dashboard
 are sent as dashboard commands. Nothing is handed to the session directly: it learns
 every move from the camera and every die from the box, as at a real table.
@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from table.dreamblade import actions as A
 from table.dreamblade.playout import table_policy
+from table.dreamblade.referee.autoplay import Intent, plan
 from table.dreamblade.state import State, Zone
 from table.session import CommandError, Session
-from table.session.autoplay import Intent, plan
 from vision.layout import Layout
 from vision.synth.camera import SyntheticCamera
 from vision.synth.scene import Base, Hand, Scene
@@ -63,10 +63,11 @@ class ScriptedTable:
         self.stats = TableStats()
         self.intended: list[A.Action] = []  # every spawn, move and placement done by hand
         self.stop = threading.Event()
-        self._ids = session.setup.sticker_map().ref_of
+        self._ids = session.referee.reconciler.stickers.ref_of
         self._sticker = {ref: sid for sid, ref in self._ids.items()}
-        self._angles = {m.ref: self.rng.uniform(0, 360) for m in session.game.minis}
-        self._figure = {m.ref: figures * self.rng.uniform(0.8, 1.2) for m in session.game.minis}
+        minis = session.referee.game.minis
+        self._angles = {m.ref: self.rng.uniform(0, 360) for m in minis}
+        self._figure = {m.ref: figures * self.rng.uniform(0.8, 1.2) for m in minis}
 
     # -- the physical board -------------------------------------------------------------
     def _slot(self, region_name: str, ref: str) -> tuple[float, float] | None:
@@ -134,7 +135,7 @@ class ScriptedTable:
         self._show([], frames=1)
 
     def _kind(self, ref: str) -> tuple[str, str]:
-        game = self.session.game
+        game = self.session.referee.game
         return ref[:2], game.minis[game.by_ref[ref]].d.name
 
     def physical(self, ref: str) -> str:
@@ -195,7 +196,7 @@ class ScriptedTable:
             g = s.game.by_ref[ref]
             dest = f"{ref[:2]}.graveyard" if s.zone[g] is Zone.GRAVEYARD else None
             self.put(ref, dest)
-            self._wait(lambda: not self.session.lingering, 3.0)
+            self._wait(lambda: not self.session.referee.lingering, 3.0)
 
     # -- acting ------------------------------------------------------------------------
     def _wait(self, done: Callable[[], bool], timeout: float | None = None,
@@ -298,7 +299,7 @@ class ScriptedTable:
             if end is not None and time.monotonic() > end:
                 self.stats.log.append(f"stopped: {max_seconds:.0f} s without the game ending")
                 break
-            it = plan(s.state, s.init_dice, self.rng, policy=roomy_policy)
+            it = plan(s.state, s.referee.init_dice, self.rng, policy=roomy_policy)
             if it is None:
                 break
             self.act(it)

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from table.dreamblade import Catalog, CatalogError, Event, SetupError
+from table.dreamblade.referee.wording import Words
 from table.session import GameLog, Session, SessionEvent, Setup, StorageError
 from table.session.setup import SetupFormatError
-from table.session.wording import Words
 
 from .cli import UsageError, _read_json
 from .demo import _line

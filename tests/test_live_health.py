@@ -97,7 +97,7 @@ def test_camera_and_box_can_be_swapped_while_the_game_goes_on() -> None:
         assert wait_for(lambda: session.health["box"]["ok"] is True)
         assert wait_for(lambda: session.last_obs is not None)
         sim.press("p1", "roll")
-        assert wait_for(lambda: "p1" in session.init_dice)
+        assert wait_for(lambda: "p1" in session.referee.init_dice)
         # A new game follows the same camera: it gets the board as it stands.
         other = Session.new(_sample_setup())
         live.attach(other)

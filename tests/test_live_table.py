@@ -74,14 +74,15 @@ def test_a_whole_game_from_frames_and_the_emulated_box(tmp_path: Path, layout) -
     def what(text: str) -> tuple[str, str, str]:
         a = parse_action(text)
         ref = a.target if hasattr(a, "target") else a.mini  # type: ignore[union-attr]
-        return type(a).__name__, session.game.minis[session.game.gid(ref)].d.name, a.cell  # type: ignore[union-attr]
+        game = session.referee.game
+        return type(a).__name__, game.minis[game.gid(ref)].d.name, a.cell  # type: ignore[union-attr]
 
     physical = [what(h["action"]) for h in actions
                 if h["action"].split()[1] in ("spawn", "move", "place")]
     assert physical == [what(str(a)) for a in players.intended]
 
     # The same operations through the bare engine: the same conquest every turn.
-    state = session.game.new_state()
+    state = session.referee.game.new_state()
     for op in session.record()["operations"]:
         state, _ = apply(state, parse_action(op["action"]))
     assert [(c.turn, c.points, c.winner) for c in state.conquest] == \

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request, session
 
-from table.dreamblade import Catalog, CatalogError, SetupError
+from table import registry
 from table.session import (
     CommandError,
     Session,
@@ -23,6 +23,7 @@ from table.session import (
     StorageError,
     quote,
 )
+from table.system import SetupRefused
 
 from .security import (
     LOGIN_LIMITS,
@@ -146,11 +147,21 @@ def logout() -> Any:
     return jsonify(ok=True)
 
 
+@bp.get("/systems")
+def systems() -> Any:
+    """The installed games, for the setup page."""
+    return jsonify([g.describe() for g in registry.systems().values()])
+
+
 @bp.get("/catalog")
 def catalog() -> Any:
-    cat = Catalog.builtin()
-    return jsonify([{"name": m.name, "cost": m.cost, "kind": m.kind.value}
-                    for m in sorted(cat, key=lambda m: (m.cost, m.name))])
+    """What a setup can field, for one installed game (``?game=NAME``; default the
+    first game)."""
+    try:
+        system = registry.get(request.args.get("game", registry.DEFAULT))
+    except registry.UnknownGame as e:
+        return _refused(str(e))
+    return jsonify(system.catalog())
 
 
 @bp.get("/ports")
@@ -177,7 +188,7 @@ def new_game() -> Any:
         return jsonify(error="this table keeps no game log: it cannot start new games"), 400
     try:
         s = Session.new(Setup.from_dict(_body()), svc.log)
-    except (SetupFormatError, CatalogError, SetupError) as e:
+    except (SetupFormatError, SetupRefused, registry.UnknownGame) as e:
         return _refused(str(e))
     except StorageError as e:
         return _refused(_public(e))

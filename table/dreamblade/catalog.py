@@ -22,6 +22,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from table.system import SetupRefused
+
 from .abilities import Ability, AbilityError, parse_ability
 
 
@@ -37,7 +39,7 @@ class Kind(StrEnum):
     LOCATION = "location"
 
 
-class CatalogError(ValueError):
+class CatalogError(SetupRefused):
     """Catalog data that does not describe a miniature; the message names it."""
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from table.system import ActionRefused, SetupRefused
+
 
 class Code(StrEnum):
     """Stable error codes. The first block is the scenario contract's list."""
@@ -64,7 +66,7 @@ class Code(StrEnum):
     TRIGGER_PENDING = "trigger_pending"
 
 
-class RulesError(ValueError):
+class RulesError(ActionRefused):
     """Base class: an action or setup the rules do not allow. State is never changed."""
 
     def __init__(self, code: Code, message: str) -> None:
@@ -84,5 +86,5 @@ class InvalidActionError(RulesError):
     """The action is malformed: unknown miniature or cell, impossible die face..."""
 
 
-class SetupError(RulesError):
+class SetupError(RulesError, SetupRefused):
     """A warband or starting position that breaks the warband or board rules."""

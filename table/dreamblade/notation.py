@@ -9,12 +9,14 @@ shape only (words, numbers, faces); whether the action is legal is the engine's 
 
 from __future__ import annotations
 
+from table import system
+
 from . import actions as A
 from .board import PLAYERS
 
 
-class NotationError(ValueError):
-    """The text is not a step action; the message names the offending part."""
+class NotationError(system.NotationError):
+    """The text is not a Dreamblade action; the message names the offending part."""
 
 
 _FACE_WORDS = {"miss": "miss", "m": "miss", "blade": "blade", "b": "blade"}

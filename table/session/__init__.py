@@ -1,11 +1,13 @@
-"""A live game at one physical table: reconciliation, prompts, the game log."""
+"""A live game at one physical table, whatever the game: the game log, undo, corrections,
+the camera's and the box's input, what listeners hear. The game's own knowledge comes
+through its referee (``table.system``)."""
 
 from table.quoting import quote
+from table.stickers import Stickers
 
-from .reconcile import Reconciler, Stickers
 from .session import CommandError, Session, SessionEvent
 from .setup import Setup, SetupFormatError
 from .storage import GameLog, StorageError
 
-__all__ = ["CommandError", "GameLog", "Reconciler", "Session", "SessionEvent", "Setup",
+__all__ = ["CommandError", "GameLog", "Session", "SessionEvent", "Setup",
            "SetupFormatError", "Stickers", "StorageError", "quote"]

@@ -1,4 +1,5 @@
-"""A game's setup: who plays, with which warbands, on which map, which sticker is whose.
+"""A game's setup: which game, who plays, with which forces (``warbands``: each player's
+list of pieces by name, whatever the game calls them), which sticker is whose.
 
 Stored as the first thing of every game in the log, so a resumed or replayed game is
 rebuilt from exactly what it started with.
@@ -12,9 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from table.dreamblade import Board, Catalog, Game
-
-from .reconcile import Stickers
+from table import registry
+from table.stickers import Stickers
 
 SETUP_FORMAT = "tablesight-setup/1"
 DEFAULT_COLORS = {"p1": "#F0780A", "p2": "#1A78E0"}  # the printed rings (vision.layout)
@@ -53,10 +53,6 @@ class Setup:
     system: str = "dreamblade"
     stickers: Mapping[int, str] | None = None  # None: the printed default numbering
 
-    def build_game(self, catalog: Catalog | None = None) -> Game:
-        return Game(Board.standard(), catalog or Catalog.builtin(),
-                    {p: list(w) for p, w in self.warbands.items()})
-
     def sticker_map(self) -> Stickers:
         if self.stickers is None:
             return Stickers.default(self.warbands)
@@ -76,8 +72,11 @@ class Setup:
             raise SetupFormatError("a setup is a JSON object")
         if d.get("format", SETUP_FORMAT) != SETUP_FORMAT:
             raise SetupFormatError(f"unknown setup format {d.get('format')!r}")
-        if d.get("system", "dreamblade") != "dreamblade":
-            raise SetupFormatError(f"game system {d.get('system')!r} is not supported yet")
+        system = d.get("system", registry.DEFAULT)
+        try:
+            registry.get(system)
+        except registry.UnknownGame as e:
+            raise SetupFormatError(f"system: {e}") from None
         wb = d.get("warbands")
         if not isinstance(wb, dict) or set(wb) != {"p1", "p2"}:
             raise SetupFormatError("warbands: an object with p1 and p2")
@@ -107,4 +106,4 @@ class Setup:
                                        "like p1#3")
             sticker_map = {int(k): v for k, v in stickers.items()}
         return cls(warbands, {p: _player_name(names_[p], p) for p in ("p1", "p2")},
-                   {p: _color(colors[p], p) for p in ("p1", "p2")}, "dreamblade", sticker_map)
+                   {p: _color(colors[p], p) for p in ("p1", "p2")}, system, sticker_map)

@@ -6,6 +6,7 @@ import random
 
 from table.dreamblade import Board, Catalog, Game
 from table.dreamblade.state import State, Zone
+from table.dreamblade.system import SYSTEM
 from table.dreamblade.warband import sample_warband
 from table.observation import Observation, ObservedBase
 from table.session import Setup, Stickers
@@ -17,7 +18,7 @@ def sample_setup() -> Setup:
 
 
 def sample_game() -> Game:
-    return sample_setup().build_game()
+    return SYSTEM.game(sample_setup())
 
 
 def seen(state: State, stickers: Stickers | None = None, *, unread: float = 0.0,

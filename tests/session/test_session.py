@@ -10,8 +10,8 @@ from table.device import DeviceEvent
 from table.dreamblade import Phase, apply
 from table.dreamblade import actions as A
 from table.dreamblade.playout import ATTACK_DIE
+from table.dreamblade.referee.autoplay import plan
 from table.session import CommandError, Session, Setup
-from table.session.autoplay import plan
 from tests.rules.helpers import catalog, position
 
 from .helpers import base, sample_setup, seen
@@ -44,7 +44,7 @@ def play_game(seed: int, unread: float = 0.0, no_owner: float = 0.0) -> tuple[Se
     while not s.state.is_over():
         stats["steps"] += 1
         assert stats["steps"] < 5000
-        it = plan(s.state, s.init_dice, rng)
+        it = plan(s.state, s.referee.init_dice, rng)
         assert it is not None
         before = s.state
         if it.kind == "roll":
@@ -89,7 +89,7 @@ def test_a_whole_game_from_physical_moves_dice_and_buttons(seed: int) -> None:
     assert s.state.is_over() and s.state.winner in ("p1", "p2")
     assert stats["confirm"] == 0 and stats["board"] > 20
     # The session's record, replayed by the bare engine, gives the same game.
-    state = s.game.new_state()
+    state = s.referee.game.new_state()
     for op in s.record()["operations"]:
         from table.dreamblade.notation import parse_action
 
@@ -111,7 +111,7 @@ def test_a_shift_move_seen_by_the_camera_is_played() -> None:
     obs = seen(apply(s.state, A.Move("p1", "p1#0", "b2"))[0])
     events = s.observe(obs)
     assert [e.kind for e in events][:2] == ["board", "action"]
-    assert s.state.cell[s.game.gid("p1#0")] == s.game.board.index("b2")
+    assert s.state.cell[s.referee.game.gid("p1#0")] == s.referee.game.board.index("b2")
     assert s.history[-1]["source"] == "camera"
 
 
@@ -175,7 +175,7 @@ def test_an_ambiguous_reading_asks_and_never_guesses() -> None:
     assert sorted(map(str, (a for e in s.confirm for a in e.actions))) == [
         "p1 move p1#0 c3", "p1 move p1#1 c3"]
     s.command({"do": "choose", "option": 1})
-    assert s.state.cell[s.game.gid("p1#1")] == s.game.board.index("c3")
+    assert s.state.cell[s.referee.game.gid("p1#1")] == s.referee.game.board.index("c3")
 
 
 def test_a_destroyed_creature_may_stay_until_taken_off() -> None:
@@ -184,9 +184,9 @@ def test_a_destroyed_creature_may_stay_until_taken_off() -> None:
     # p1#0 destroyed (by a correction) but still standing on c2: no desync.
     s.command({"do": "correct", "mini": "p1#0", "to": "graveyard"})
     s.observe(seen(s.state, linger={"p1#0": "c2"}))
-    assert s.desync is None and s.lingering
+    assert s.desync is None and s.referee.lingering
     s.observe(seen(s.state))
-    assert not s.lingering
+    assert not s.referee.lingering
 
 
 def test_initiative_from_the_box_and_a_tie_rolls_again() -> None:
@@ -197,7 +197,7 @@ def test_initiative_from_the_box_and_a_tie_rolls_again() -> None:
     assert s.prompt().text.startswith("turn 1: roll initiative (Bob to roll; Ann rolled 4)")
     out = s.device(ev("p2", 4))
     assert any(e.kind == "warning" and "again" in e.data["message"] for e in out)
-    assert s.state.phase is Phase.INITIATIVE and not s.init_dice
+    assert s.state.phase is Phase.INITIATIVE and not s.referee.init_dice
     s.device(ev("p1", 5))
     s.device(ev("p2", 3))
     assert s.state.phase is Phase.SPAWN
@@ -372,15 +372,15 @@ def test_a_person_overrules_a_stubborn_misreading_until_the_cell_changes() -> No
     s.observe(seen(s.state, hide={"p1#1"}, extra={"d2": [base("p2", 30)]}))
     assert s.desync
     s.command({"do": "board_ok"})
-    assert s.desync is None and list(s.overruled) == ["d2"]
-    assert s.overruled["d2"].doubted == {("p2", 30, "read"): 1}
+    assert s.desync is None and list(s.referee.overruled) == ["d2"]
+    assert s.referee.overruled["d2"].doubted == {("p2", 30, "read"): 1}
     # The same reading again: still overruled. The board moves on elsewhere.
     moved, _ = apply(s.state, A.Move("p1", "p1#0", "b2"))
     s.observe(seen(moved, hide={"p1#1"}, extra={"d2": [base("p2", 30)]}))
     assert s.desync is None and s.state.key() != before
     # The cell changes (p1#1 really left): the camera is trusted again.
     s.observe(seen(s.state, hide={"p1#1"}))
-    assert s.desync and not s.overruled
+    assert s.desync and not s.referee.overruled
     with pytest.raises(CommandError, match="nothing to overrule"):
         Session.new(sample_setup()).command({"do": "board_ok"})
 
@@ -406,7 +406,7 @@ def test_a_misreading_a_person_overruled_stays_doubted_when_the_cell_changes() -
     assert s.desync and any("in c3 should not be there" in line for line in s.desync)
     # Once the base reads right, the doubt ends and the camera is trusted again.
     s.observe(seen(s.state))
-    assert s.desync is None and "c3" not in s.overruled
+    assert s.desync is None and "c3" not in s.referee.overruled
 
 
 def test_dashboard_colours_and_sticker_numbers_match_the_printed_ones() -> None:
@@ -448,7 +448,7 @@ def test_a_wail_takes_two_presses_of_the_box_roll_button() -> None:
     assert s.state.combat is not None  # one die so far
     s.command({"do": "initiative", "player": "p1", "die": 2})  # typed on the dashboard
     assert s.state.combat is None
-    g = s.game.gid
+    g = s.referee.game.gid
     assert s.state.zone[g("p1#1")].value == "reserves"  # a Brute costs 3
     assert s.state.zone[g("p2#0")].value == "reserves"
 

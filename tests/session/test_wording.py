@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from table.dreamblade.referee.wording import Words, involved
 from table.dreamblade.state import Phase
 from table.session import Session
-from table.session.wording import Words, involved
 
 from .helpers import sample_setup
 from .test_session import live, play_game
@@ -26,7 +26,7 @@ def test_copies_of_a_miniature_are_numbered() -> None:
 def test_every_kind_of_action_reads_as_a_sentence() -> None:
     s = Session.new(sample_setup())
     w = s.words
-    first = s.game.minis[0]
+    first = s.referee.game.minis[0]
     cases = {
         "initiative 5 2": "initiative: Ann 5, Bob 2",
         f"p1 spawn {first.ref} e1": f"Ann: spawn {w.mini(first.ref)} (cost {first.d.cost}) "
@@ -57,7 +57,7 @@ def test_a_whole_game_speaks_in_names() -> None:
     """Every prompt, option label and history line of a whole game, read as a person
     would: no player or miniature id anywhere."""
     s, _ = play_game(5)
-    words = Words(s.game, s.setup.names)
+    words = Words(s.referee.game, s.setup.names)
     texts = [h["text"] for h in s.history]
     assert any(t.startswith("Ann: spawn ") for t in texts)
     for t in texts:
@@ -97,7 +97,7 @@ def test_a_spawn_option_says_what_it_costs_now() -> None:
     s.command({"do": "initiative", "player": "p2", "die": 2})
     for c in s.prompt().choices:
         if " spawn " in c["action"]:
-            g = s.game.gid(c["action"].split()[2])
+            g = s.referee.game.gid(c["action"].split()[2])
             assert f"(cost {spawn_cost(s.state, g)})" in c["label"]
 
 

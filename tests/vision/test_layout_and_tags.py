@@ -93,7 +93,7 @@ def test_the_accent_colours_are_no_players_colour(layout):
 
 
 def test_the_table_and_the_printer_number_stickers_alike():
-    from table.session.reconcile import STICKERS_PER_PLAYER, Stickers
+    from table.stickers import STICKERS_PER_PLAYER, Stickers
 
     assert STICKERS_PER_PLAYER == tags.IDS_PER_PLAYER
     refs = Stickers.default({"p1": ["a"] * 16, "p2": ["b"] * 16}).ref_of

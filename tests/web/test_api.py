@@ -91,7 +91,7 @@ def test_bad_bodies(client, body: str, status: int, message: str) -> None:
 def test_no_csrf_token_no_change(client, session: Session) -> None:
     r = post(client, "/api/command", {"do": "initiative", "player": "p1", "die": 5}, csrf=False)
     assert r.status_code == 403 and "CSRF" in r.get_json()["error"]
-    assert not session.init_dice
+    assert not session.referee.init_dice
     r = client.post("/api/command", data="do=undo",
                     headers={"X-CSRF-Token": token(client)})
     assert r.status_code == 415

@@ -84,9 +84,9 @@ def test_a_short_game_through_the_dashboard(table, page: Page) -> None:
             break
         sim.press("p1", "roll")
         end = time.monotonic() + 10
-        while "p1" not in session.init_dice and time.monotonic() < end:
+        while "p1" not in session.referee.init_dice and time.monotonic() < end:
             time.sleep(0.02)
-        p1_die = session.init_dice["p1"]
+        p1_die = session.referee.init_dice["p1"]
         expect(prompt).to_contain_text(f"Ann rolled {p1_die}")
         p2_die = 6 if p1_die != 6 else 5
         with page.expect_response("**/api/command"):
@@ -179,7 +179,8 @@ def test_the_combat_helper_shows_what_damage_would_do(tmp_path: Path, page: Page
         shot(page, "07b-placing-by-tapping-a-cell")
         options.click()
         expect(page.locator('#board g.cell[data-cell="b2"] g.mini')).to_have_count(1)
-        assert session.state.cell[session.game.gid("p2#0")] == session.game.board.index("b2")
+        game = session.referee.game
+        assert session.state.cell[game.gid("p2#0")] == game.board.index("b2")
     finally:
         server.stop()
 

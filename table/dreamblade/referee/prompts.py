@@ -10,7 +10,6 @@ table box must roll and what the "ready" button would do.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from table.dreamblade import actions as A
@@ -19,41 +18,11 @@ from table.dreamblade.combat import placement_cells, targets
 from table.dreamblade.engine import legal_actions
 from table.dreamblade.spawning import check_spawn
 from table.dreamblade.state import Phase, State, Step
+from table.system import DiceNeed, Prompt
 
 from .wording import Words, involved
 
 MAX_OPTIONS = 80
-
-
-@dataclass(frozen=True)
-class DiceNeed:
-    """What the box should roll next for ``player`` (``kind``: init or attack)."""
-
-    player: str
-    kind: str
-    n: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"player": self.player, "kind": self.kind, "n": self.n}
-
-
-@dataclass(frozen=True)
-class Prompt:
-    step: str
-    player: str | None
-    text: str
-    options: tuple[str, ...] = ()
-    dice: tuple[DiceNeed, ...] = ()
-    proposal: str | None = None  # what "ready" does now
-    detail: dict[str, Any] = field(default_factory=dict)
-    choices: tuple[dict[str, Any], ...] = ()  # per option: action, label, cells, minis
-    proposal_label: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"step": self.step, "player": self.player, "text": self.text,
-                "options": list(self.options), "choices": list(self.choices),
-                "dice": [d.to_dict() for d in self.dice], "proposal": self.proposal,
-                "proposal_label": self.proposal_label, **self.detail}
 
 
 def _cells(names: list[str]) -> str:

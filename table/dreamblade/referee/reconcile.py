@@ -13,42 +13,20 @@ This module knows Dreamblade's physical actions; another game brings its own.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from table.dreamblade import actions as A
 from table.dreamblade.engine import apply, legal_actions
 from table.dreamblade.errors import RulesError
 from table.dreamblade.state import State, Zone
 from table.observation import Observation, ObservedBase
+from table.stickers import Stickers
+from table.system import Explanation, Reconciliation
 
 MAX_STEPS = 4  # physical actions one observation may explain (two hands, quick players)
 MAX_NODES = 4000  # search budget per observation: a bound, never reached in play
 MAX_STRAY_LINES = 4  # more bases that should not be there are said in one line
 MAX_LINES = 8  # a desync banner a person can read
-# Sticker ids per player in ``tablesight print stickers``' numbering (vision.tags has the
-# same number; a test holds them equal): a warband holds at most 16 miniatures.
-STICKERS_PER_PLAYER = 16
-
-
-@dataclass(frozen=True)
-class Stickers:
-    """Which sticker id is on which miniature's base (from ``print stickers``)."""
-
-    ref_of: Mapping[int, str]
-
-    @classmethod
-    def default(cls, warbands: Mapping[str, Sequence[str]]) -> Stickers:
-        # The numbering ``tablesight print stickers`` uses: p1 0-15, p2 16-31, by index.
-        out: dict[int, str] = {}
-        for pidx, player in enumerate(("p1", "p2")):
-            for i in range(len(warbands.get(player, ()))):
-                out[pidx * STICKERS_PER_PLAYER + i] = f"{player}#{i}"
-        return cls(out)
-
-    def to_dict(self) -> dict[str, str]:
-        return {str(k): v for k, v in sorted(self.ref_of.items())}
-
-
 @dataclass
 class CellFit:
     """How one cell's observed bases pair with the miniatures expected there."""
@@ -63,26 +41,6 @@ class CellFit:
     @property
     def ok(self) -> bool:
         return not self.missing and not self.extra
-
-
-@dataclass
-class Explanation:
-    actions: tuple[A.Action, ...]
-    state: State
-
-
-@dataclass
-class Reconciliation:
-    """The verdict on one observation."""
-
-    fits: bool  # the confirmed state already fits (nothing happened, or a removal)
-    explanations: list[Explanation] = field(default_factory=list)
-    gone: tuple[int, ...] = ()  # lingering gids now off the map
-    misread: tuple[str, ...] = ()  # one sticker reading overruled by the rules, said why
-
-    @property
-    def explained(self) -> bool:
-        return self.fits or bool(self.explanations)
 
 
 class Reconciler:

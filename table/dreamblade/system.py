@@ -1,0 +1,45 @@
+"""Dreamblade as a game system the table can referee (registered as ``dreamblade``
+through the ``tablesight.games`` entry point)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from table.stickers import Stickers
+from table.system import GameSystem
+
+from .board import Board
+from .catalog import Catalog
+from .game import Game
+from .referee import DreambladeReferee
+from .warband import sample_warband
+
+
+class Dreamblade(GameSystem):
+    name: ClassVar[str] = "dreamblade"
+    title: ClassVar[str] = "Dreamblade"
+    # The 2006 rulebook and quick rules as ``docs/rules/dreamblade.md`` reads them, and
+    # this engine's revision of that reading.
+    rules_version: ClassVar[str] = "dreamblade-2006/engine-2"
+
+    def game(self, setup: Any, catalog: Catalog | None = None) -> Game:
+        """The static game for a setup; ``SetupError``/``CatalogError`` naming the
+        problem (a miniature not in the catalog, a warband over the limits)."""
+        return Game(Board.standard(), catalog or Catalog.builtin(),
+                    {p: list(w) for p, w in setup.warbands.items()})
+
+    def referee(self, setup: Any, catalog: Any | None = None) -> DreambladeReferee:
+        stickers = Stickers(dict(setup.stickers)) if setup.stickers is not None else \
+            Stickers.default(setup.warbands)
+        return DreambladeReferee(self.game(setup, catalog), setup.names, stickers)
+
+    def catalog(self) -> list[dict[str, Any]]:
+        return [{"name": m.name, "cost": m.cost, "kind": m.kind.value}
+                for m in sorted(Catalog.builtin(), key=lambda m: (m.cost, m.name))]
+
+    def sample_forces(self) -> dict[str, list[str]]:
+        names = list(sample_warband().names)  # the rulebook's sample warband, each side
+        return {"p1": names, "p2": list(names)}
+
+
+SYSTEM = Dreamblade()

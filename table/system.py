@@ -1,0 +1,275 @@
+"""The game-system seam: what every game implements so that one table (the session, the
+log, the dashboard, the camera, the box) can referee it without knowing its rules.
+
+Modelled on OpenSpiel's split, with the table's needs added:
+
+* ``GameSystem``: the static game, registered by name (``table.registry``): its title
+  and rules version, its catalog, how a setup is checked, and a ``Referee`` for one game.
+* ``Referee``: one game at a live table. The rules core (a state as a value, actions as
+  value objects with a string form, ``apply`` that refuses with an ``ActionRefused``)
+  and everything the table must be told or asked: the prompt, what randomness is needed
+  (``DiceNeed``), what a camera observation means (reconciliation), how a person's
+  correction applies, what a screen draws, and the game's own commands and box buttons.
+* ``Table``: what a referee may do to the live session it serves (play an action, note an
+  entry in the log, warn): the session implements it, so a game never touches the log or the lock.
+
+A game is a package of its own under ``table/``; nothing outside it names it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar, Protocol
+
+from table.observation import Observation
+from table.quoting import quote
+
+
+class ActionRefused(ValueError):
+    """The rules refused an action; nothing changed. The message names the input."""
+
+
+class NotationError(ValueError):
+    """Text that is not an action of this game; the message names the offending part."""
+
+
+class SetupRefused(ValueError):
+    """A setup this game cannot be played with (unknown pieces, an illegal force)."""
+
+
+class CommandRefused(ValueError):
+    """A command from a person or the box that was refused; nothing changed. The
+    message says why."""
+
+
+PLAYERS = ("p1", "p2")
+
+
+def check_player(v: object) -> str:
+    if v not in PLAYERS:
+        raise CommandRefused(f"player: p1 or p2, not {quote(v)}")
+    return str(v)
+
+
+# -- what the table is told ------------------------------------------------------------
+@dataclass(frozen=True)
+class DiceNeed:
+    """Dice the table must roll next: ``n`` dice of ``kind`` (a name the game's face
+    tables know) for ``player``."""
+
+    player: str
+    kind: str
+    n: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """One decision point, as a screen shows it: who acts, a sentence a person reads
+    across the table, the legal options (notation, and per option a label and the board
+    regions and pieces it involves), the dice needed, and what the ready button does."""
+
+    step: str
+    player: str | None
+    text: str
+    options: tuple[str, ...] = ()
+    dice: tuple[DiceNeed, ...] = ()
+    proposal: str | None = None  # what "ready" does now
+    detail: dict[str, Any] = field(default_factory=dict)
+    choices: tuple[dict[str, Any], ...] = ()  # per option: action, label, cells, minis
+    proposal_label: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.step, "player": self.player, "text": self.text,
+                "options": list(self.options), "choices": list(self.choices),
+                "dice": [d.to_dict() for d in self.dice], "proposal": self.proposal,
+                "proposal_label": self.proposal_label, **self.detail}
+
+
+class RulesEvent(Protocol):
+    """What an action caused, as the rules say it (``kind`` and JSON-ready ``data``)."""
+
+    kind: str
+    data: Mapping[str, Any]
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+class Wording(Protocol):
+    """Everything shown to a person, in players' and pieces' names."""
+
+    def action(self, a: Any) -> str: ...
+    def humanize(self, text: str) -> str: ...
+    def entry(self, entry: dict[str, Any]) -> dict[str, Any]: ...
+    def correction(self, body: dict[str, Any]) -> str: ...
+
+
+@dataclass
+class Explanation:
+    """A sequence of legal actions that turns the rules state into what the camera saw;
+    ``state`` is where it leads."""
+
+    actions: tuple[Any, ...]
+    state: Any
+
+
+@dataclass
+class Reconciliation:
+    """The verdict on one observation."""
+
+    fits: bool  # the confirmed state already fits (nothing happened, or a removal)
+    explanations: list[Explanation] = field(default_factory=list)
+    gone: tuple[Any, ...] = ()  # pieces that were lingering on the table and are off now
+    misread: tuple[str, ...] = ()  # readings the rules overruled, each said why
+
+    @property
+    def explained(self) -> bool:
+        return self.fits or bool(self.explanations)
+
+
+# -- the session, as a referee sees it --------------------------------------------------
+Out = list  # the session events a call produces, in order (``SessionEvent``s)
+
+
+class Table(Protocol):
+    """The live session a referee serves."""
+
+    @property
+    def state(self) -> Any: ...
+    def play(self, action: Any, source: str, out: Out) -> list[Any]: ...
+    def note(self, kind: str, body: dict[str, Any], source: str) -> None:
+        """Write an entry in the game's log (durable before anyone hears of it)."""
+
+    def warn(self, out: Out, message: str) -> None: ...
+    def prompt_changed(self, out: Out) -> None: ...
+    def after_change(self, out: Out) -> None: ...
+
+
+Command = Callable[[Table, dict[str, Any], str, Out], None]
+
+
+class Referee(ABC):
+    """One game of one system at a live table. Stateless about the rules state (the
+    session keeps it and passes it in) but it may keep the table's partial inputs (a die
+    rolled for a roll-off that needs two) and what it needs across observations."""
+
+    words: Wording
+    correction_fields: ClassVar[tuple[str, ...]] = ()  # what a correction command carries
+    button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({})  # box button -> command
+
+    # -- the rules --------------------------------------------------------------------
+    @abstractmethod
+    def new_state(self) -> Any:
+        """The state a game starts in."""
+
+    @abstractmethod
+    def apply(self, state: Any, action: Any) -> tuple[Any, Sequence[RulesEvent]]:
+        """The new state and what happened; ``ActionRefused`` with nothing changed."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Any:
+        """An action from its string form (``str(action)`` gives it back);
+        ``NotationError`` naming the bad part."""
+
+    @abstractmethod
+    def state_dict(self, state: Any) -> dict[str, Any]:
+        """The state as JSON-ready data (game records, the dashboard)."""
+
+    # -- what the table must do -------------------------------------------------------
+    @abstractmethod
+    def prompt(self, state: Any) -> Prompt: ...
+
+    @abstractmethod
+    def dice_needed(self, state: Any) -> tuple[DiceNeed, ...]: ...
+
+    def commands(self) -> Mapping[str, Command]:
+        """The game's own commands (``{"do": name, ...}``) beside the table's."""
+        return {}
+
+    def device(self, table: Table, ev: Any, out: Out) -> None:
+        """A die roll or a button press from the table box (already logged)."""
+        return None  # a hook: nothing to do unless a game needs it
+
+    def forget_inputs(self) -> None:
+        """Drop partial inputs (the state they were for changed: an undo, a correction)."""
+        return None  # a hook: nothing to do unless a game needs it
+
+    def played(self, before: Any, after: Any, action: Any) -> None:
+        """An action was applied (bookkeeping: pieces that may still stand on the table)."""
+        return None  # a hook: nothing to do unless a game needs it
+
+    def announcements(self, events: Sequence[RulesEvent]) -> list[tuple[str, dict[str, Any]]]:
+        """Session events the rules' events make (``score``, ``game_over``)."""
+        return []
+
+    # -- the camera -------------------------------------------------------------------
+    @abstractmethod
+    def reconcile(self, state: Any, obs: Observation) -> Reconciliation: ...
+
+    def fits(self, state: Any, obs: Observation) -> bool:
+        """The rules state already matches what the camera sees."""
+        return self.reconcile(state, obs).fits
+
+    @abstractmethod
+    def diagnose(self, state: Any, obs: Observation) -> list[str]:
+        """What to put back where for the board to match the rules (one line each)."""
+
+    def settle(self, verdict: Reconciliation) -> None:
+        """A verdict was acted on: pieces it found gone are forgotten."""
+        return None  # a hook: nothing to do unless a game needs it
+
+    def distinct(self, explanations: list[Explanation]) -> list[Explanation]:
+        """The explanations that differ for the rules (a person chooses among them)."""
+        return explanations
+
+    def adjusted(self, state: Any, obs: Observation) -> Observation:
+        """The observation with a person's overrules applied."""
+        return obs
+
+    def overrule(self, state: Any, obs: Observation) -> list[str]:
+        """A person says the board is right and the camera wrong: doubt its readings
+        where they disagree; returns the places (region names) overruled."""
+        raise ActionRefused("this game cannot overrule the camera")
+
+    # -- corrections and views ---------------------------------------------------------
+    @abstractmethod
+    def correct(self, state: Any, body: dict[str, Any]) -> Any:
+        """A person's correction outside the rules (a piece put where it stands); a
+        ``ValueError`` naming the field when it cannot apply."""
+
+    def corrected(self, before: Any, after: Any, body: dict[str, Any]) -> None:
+        """A correction was applied (bookkeeping, like ``played``)."""
+        return None  # a hook: nothing to do unless a game needs it
+
+    @abstractmethod
+    def view(self, state: Any) -> dict[str, Any]:
+        """What a screen draws: the map, the pieces, the score."""
+
+
+class GameSystem(ABC):
+    """A game the table can referee, found by ``name`` in the registry."""
+
+    name: ClassVar[str]  # registry key, as in setups and logs: "dreamblade"
+    title: ClassVar[str]  # what people read: "Dreamblade"
+    rules_version: ClassVar[str]  # which rules text and engine revision a game record used
+
+    @abstractmethod
+    def referee(self, setup: Any, catalog: Any | None = None) -> Referee:
+        """A referee for one game with this setup; ``SetupRefused`` naming the problem."""
+
+    @abstractmethod
+    def sample_forces(self) -> dict[str, list[str]]:
+        """A small legal force per player (demos, tests, a first game)."""
+
+    @abstractmethod
+    def catalog(self) -> list[dict[str, Any]]:
+        """What a setup can field, for a setup page: each piece's ``name`` and what a
+        player choosing needs (``cost``, ``kind``), cheapest first."""
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "title": self.title, "rules_version": self.rules_version}

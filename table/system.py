@@ -254,8 +254,8 @@ class Referee(ABC):
 class GameSystem(ABC):
     """A game the table can referee, found by ``name`` in the registry."""
 
-    name: ClassVar[str]  # registry key, as in setups and logs: "dreamblade"
-    title: ClassVar[str]  # what people read: "Dreamblade"
+    name: ClassVar[str]  # registry key, as in setups and logs (lower case, no spaces)
+    title: ClassVar[str]  # what people read
     rules_version: ClassVar[str]  # which rules text and engine revision a game record used
 
     @abstractmethod
@@ -265,6 +265,12 @@ class GameSystem(ABC):
     @abstractmethod
     def sample_forces(self) -> dict[str, list[str]]:
         """A small legal force per player (demos, tests, a first game)."""
+
+    @abstractmethod
+    def layout(self) -> dict[str, Any]:
+        """The printed map as a ``tablesight-layout/1`` document (map millimetres): the
+        regions the camera reads, the markers it finds the sheet by, base sizes, player
+        colours."""
 
     @abstractmethod
     def catalog(self) -> list[dict[str, Any]]:

@@ -216,14 +216,14 @@ def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
     import numpy as np
 
     from vision.detect import Detector
-    from vision.layout import dreamblade_layout
+    from vision.layout import game_layout
     from vision.synth import SceneRenderer, random_scene
 
     cv2.setNumThreads(1)
     if hasattr(os, "sched_setaffinity"):
         with contextlib.suppress(OSError):
             os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-    layout = dreamblade_layout()
+    layout = game_layout()
     renderer = SceneRenderer(layout)
     scenes_per = 4 if quick else 12
     report: dict[str, Any] = {"scenes_per_condition": scenes_per, "bases_per_scene": 22,

@@ -27,7 +27,7 @@ from table.device import DeviceEvent
 from table.observation import Observation, ObservedBase
 from table.session import GameLog, Session, SessionEvent
 from vision.camera import FrameSource
-from vision.layout import Layout, dreamblade_layout
+from vision.layout import Layout, game_layout
 from vision.synth.scene import Conditions, Scene, SceneRenderer
 
 HAND_FRAMES = 10
@@ -150,7 +150,7 @@ class _Playback(FrameSource):
 def bench_table(changes: int = 30, seed: int = 2, fps: float = 30.0) -> dict[str, Any]:
     from .live import LiveTable
 
-    layout = dreamblade_layout()
+    layout = game_layout()
     steps, setup = script_game(layout, seed, changes)
     renderer = SceneRenderer(layout)
     cond = Conditions(tilt_deg=12.0, noise=1.5)

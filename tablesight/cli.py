@@ -202,6 +202,21 @@ def cmd_bench_web(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_games(args: argparse.Namespace) -> int:
+    """The installed games (``tablesight.games`` entry points)."""
+    from table import registry
+
+    games = registry.systems()
+    if args.json:
+        json.dump([g.describe() for g in games.values()], sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    width = max(len(n) for n in games)
+    for name, g in games.items():
+        print(f"{name:<{width}}  {g.title}  (rules {g.rules_version})")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_rules_demo
 
@@ -216,6 +231,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .table_cli import add_parsers as add_table
 
     add_table(sub)
+
+    games = sub.add_parser("games", help="list the installed games")
+    games.add_argument("--json", action="store_true", help="as JSON")
+    games.set_defaults(func=cmd_games)
 
     rules = sub.add_parser("rules", help="the rules engine").add_subparsers(
         dest="rules_command", required=True)

@@ -170,7 +170,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from firmware_bridge.bridge import TableBox, find_box
     from vision.camera import CameraError, open_source
     from vision.layout import Layout as VLayout
-    from vision.layout import LayoutError, dreamblade_layout
+    from vision.layout import LayoutError, game_layout
     from web import TableServices
 
     from .live import LiveTable
@@ -188,7 +188,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except (StorageError, SetupFormatError, CatalogError, SetupError) as e:
         raise UsageError(str(e)) from None
     try:
-        layout = VLayout.load(args.layout) if args.layout else dreamblade_layout()
+        layout = VLayout.load(args.layout) if args.layout else game_layout()
     except LayoutError as e:
         raise UsageError(str(e)) from None
     camera = None
@@ -226,7 +226,7 @@ DEMO_LIMIT_S = 300.0  # with --exit-at-end: a --fast game takes 15-120 s here
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from firmware_bridge.bridge import TableBox
-    from vision.layout import dreamblade_layout
+    from vision.layout import game_layout
     from vision.synth.camera import SyntheticCamera
     from vision.synth.scene import Conditions, SceneRenderer
     from web import TableServices
@@ -238,7 +238,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="tablesight-demo-")) / "demo.db"
     log = _open_log(db)
     session = Session.new(_sample_setup(), log)
-    layout = dreamblade_layout()
+    layout = game_layout()
     camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=12.0, noise=1.5),
                              fps=args.fps, seed=args.seed)
     emulator = sim = None

@@ -11,10 +11,10 @@ from .cli import UsageError
 
 
 def load_layout(path: str | None):  # -> Layout
-    from vision.layout import Layout, LayoutError, dreamblade_layout
+    from vision.layout import Layout, LayoutError, game_layout
 
     if path is None:
-        return dreamblade_layout()
+        return game_layout()
     try:
         return Layout.load(path)
     except LayoutError as exc:

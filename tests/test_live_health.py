@@ -12,7 +12,7 @@ from firmware_bridge.simulator import BoxSimulator
 from table.session import Session
 from tablesight.live import LiveTable
 from tablesight.table_cli import _sample_setup
-from vision.layout import dreamblade_layout
+from vision.layout import game_layout
 from vision.synth.camera import SyntheticCamera
 from vision.synth.scene import Base, Conditions, Scene, SceneRenderer
 
@@ -27,7 +27,7 @@ def wait_for(cond, timeout: float = 10.0) -> bool:
 
 
 def test_camera_and_box_trouble_is_reported_and_play_goes_on() -> None:
-    layout = dreamblade_layout()
+    layout = game_layout()
     session = Session.new(_sample_setup())
     camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=10.0), fps=30.0)
     camera.freeze.frozen_after = 0.5
@@ -72,7 +72,7 @@ def test_garbage_frames_never_reach_the_session() -> None:
             return np.zeros((0, 0), np.uint8), time.time()
 
     session = Session.new(_sample_setup())
-    live = LiveTable(session, dreamblade_layout(), Garbage(), None).start()
+    live = LiveTable(session, game_layout(), Garbage(), None).start()
     try:
         time.sleep(0.5)
         assert session.last_obs is None and session.state.phase.value == "initiative"
@@ -83,7 +83,7 @@ def test_garbage_frames_never_reach_the_session() -> None:
 
 
 def test_camera_and_box_can_be_swapped_while_the_game_goes_on() -> None:
-    layout = dreamblade_layout()
+    layout = game_layout()
     session = Session.new(_sample_setup())
     live = LiveTable(session, layout, None, None).start()
     sim = BoxSimulator().start()
@@ -110,7 +110,7 @@ def test_camera_and_box_can_be_swapped_while_the_game_goes_on() -> None:
 
 
 def test_a_fault_processing_one_input_does_not_blind_the_table(capsys) -> None:
-    layout = dreamblade_layout()
+    layout = game_layout()
     session = Session.new(_sample_setup())
     camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=10.0), fps=30.0)
     camera.show(Scene(layout))

@@ -19,14 +19,14 @@ from table.session import GameLog, Session
 from tablesight.live import LiveTable
 from tablesight.scripted import ScriptedTable
 from tablesight.table_cli import _sample_setup
-from vision.layout import dreamblade_layout
+from vision.layout import game_layout
 from vision.synth.camera import SyntheticCamera
 from vision.synth.scene import Conditions, SceneRenderer
 
 
 @pytest.fixture(scope="module")
 def layout():
-    return dreamblade_layout()
+    return game_layout()
 
 
 def test_a_whole_game_from_frames_and_the_emulated_box(tmp_path: Path, layout) -> None:

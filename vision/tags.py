@@ -41,7 +41,7 @@ import numpy as np
 SECTORS = 10
 INNER = 0.45  # fraction of the radius where the coded annulus starts
 FAMILY = "tablesight-ring10.4"  # the layout's ``tags.family``: this code
-IDS_PER_PLAYER = 16  # a Dreamblade warband holds at most 16 miniatures
+IDS_PER_PLAYER = 16  # sticker ids per player (table.stickers numbers them the same)
 MAX_IDS = 2 * IDS_PER_PLAYER
 # The symbols a wedge shows, and how they print.
 COLOUR, INK, ACCENT, ACCENT2 = 0, 1, 2, 3

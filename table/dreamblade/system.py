@@ -11,6 +11,7 @@ from table.system import GameSystem
 from .board import Board
 from .catalog import Catalog
 from .game import Game
+from .layout import standard_layout
 from .referee import DreambladeReferee
 from .warband import sample_warband
 
@@ -32,6 +33,9 @@ class Dreamblade(GameSystem):
         stickers = Stickers(dict(setup.stickers)) if setup.stickers is not None else \
             Stickers.default(setup.warbands)
         return DreambladeReferee(self.game(setup, catalog), setup.names, stickers)
+
+    def layout(self) -> dict[str, Any]:
+        return standard_layout()
 
     def catalog(self) -> list[dict[str, Any]]:
         return [{"name": m.name, "cost": m.cost, "kind": m.kind.value}

@@ -17,7 +17,7 @@ from table import registry
 from table.stickers import Stickers
 
 SETUP_FORMAT = "tablesight-setup/1"
-DEFAULT_COLORS = {"p1": "#F0780A", "p2": "#1A78E0"}  # the printed rings (vision.layout)
+DEFAULT_COLORS = {"p1": "#F0780A", "p2": "#1A78E0"}  # the printed rings (a game's layout)
 
 
 MAX_NAME = 40
@@ -50,7 +50,7 @@ class Setup:
     names: Mapping[str, str] = field(default_factory=lambda: {"p1": "Player 1",
                                                                "p2": "Player 2"})
     colors: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_COLORS))
-    system: str = "dreamblade"
+    system: str = registry.DEFAULT
     stickers: Mapping[int, str] | None = None  # None: the printed default numbering
 
     def sticker_map(self) -> Stickers:

@@ -410,14 +410,14 @@ def test_a_misreading_a_person_overruled_stays_doubted_when_the_cell_changes() -
 
 
 def test_dashboard_colours_and_sticker_numbers_match_the_printed_ones() -> None:
+    from table.dreamblade.layout import PLAYER_COLORS
     from table.session.setup import DEFAULT_COLORS
-    from vision.layout import PLAYER_COLORS
     from vision.printing.sheets import sticker_ids
 
     assert {p: c.lower() for p, c in DEFAULT_COLORS.items()} == \
         {p: c.lower() for p, c in PLAYER_COLORS.items()}
     setup = sample_setup()
-    numbering = setup.sticker_map().ref_of
+    numbering = setup.sticker_map().ref_of  # the printed numbering, by default
     for p in ("p1", "p2"):
         ids = sticker_ids(p, len(setup.warbands[p]))
         assert [numbering[i] for i in ids] == [f"{p}#{k}" for k in range(len(ids))]

@@ -1,13 +1,13 @@
 import numpy as np
 import pytest
 
-from vision.layout import dreamblade_layout
+from vision.layout import game_layout
 from vision.synth import SceneRenderer
 
 
 @pytest.fixture(scope="session")
 def layout():
-    return dreamblade_layout()
+    return game_layout()
 
 
 @pytest.fixture(scope="session")

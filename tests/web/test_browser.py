@@ -21,7 +21,7 @@ from tablesight.live import LiveTable
 from tablesight.scripted import ScriptedTable
 from tablesight.server import Server
 from tablesight.table_cli import _sample_setup
-from vision.layout import dreamblade_layout
+from vision.layout import game_layout
 from vision.synth.camera import SyntheticCamera
 from vision.synth.scene import Conditions, SceneRenderer
 from web import TableServices, create_app
@@ -35,7 +35,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 
 @pytest.fixture
 def table(tmp_path: Path):
-    layout = dreamblade_layout()
+    layout = game_layout()
     log = GameLog(tmp_path / "games.db")
     session = Session.new(_sample_setup(), log)
     camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=12.0, noise=1.5),

@@ -1,7 +1,7 @@
 """The top-down working image: which part of the sheet it shows, and at what scale.
 
 Only cells and zones hold bases, so the working image covers their bounding box (plus a
-small margin), not the whole sheet: on the Dreamblade map that leaves out the marker
+small margin), not the whole sheet: on a map like the grid games' that leaves out the marker
 strips along the sides, a quarter of the pixels every later stage would otherwise pay
 for. Every stage converts between working pixels and sheet millimetres here.
 

@@ -175,7 +175,8 @@ def games() -> Any:
     if log is None:
         return jsonify([])
     return jsonify([{"id": g.id, "created": g.created, "status": g.status,
-                     "names": g.setup.get("names"), "entries": g.entries}
+                     "names": g.setup.get("names"), "entries": g.entries, "game": g.game,
+                     "rules_version": g.rules_version}
                     for g in reversed(log.games())])
 
 

@@ -107,7 +107,7 @@ class Session:
             catalog: Any | None = None) -> Session:
         s = cls(setup, log, None, catalog)  # a bad setup is refused before anything is written
         if log is not None:
-            s.game_id = log.new_game(setup.to_dict())
+            s.game_id = log.new_game(setup.to_dict(), s.system.name, s.system.rules_version)
         return s
 
     @classmethod
@@ -138,6 +138,10 @@ class Session:
             raise StorageError(f"{log.path}: game {row.id} does not replay: {err}") from None
         s.ops = ops
         s.history = s.history[-HISTORY_SHOWN:]
+        if row.rules_version and row.rules_version != s.system.rules_version:
+            # It replayed, but under other rules code than it was played with: say so.
+            s.warn([], f"this game was played under rules {row.rules_version} and is "
+                   f"replayed under {s.system.rules_version}")
         return s
 
     def start_from(self, state: Any) -> None:

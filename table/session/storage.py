@@ -29,10 +29,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from table.registry import DEFAULT as DEFAULT_SYSTEM
+
 from . import integrity
 
 APPLICATION_ID = 0x54534754  # "TSGT"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 REPLAYED_KINDS = ("action", "undo", "correction")
 
 
@@ -60,6 +62,8 @@ class GameRow:
     setup: dict[str, Any]
     status: str  # "playing" or "over"
     entries: int
+    game: str = ""  # the game system's name ("" in a log from before schema 4)
+    rules_version: str = ""  # its rules version when the game was started ("": unknown)
 
 
 def _v1(db: sqlite3.Connection) -> None:
@@ -99,7 +103,23 @@ def _v3(db: sqlite3.Connection) -> None:
         db.execute("INSERT INTO meta VALUES ('on_table', ?)", (str(playing),))
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
+def _v4(db: sqlite3.Connection) -> None:
+    # Version 4: which game system each game is, and the rules version it started under,
+    # so a game record says what it is a record of. Older games name their system in the
+    # setup (or are of the one system there was); their rules version is unknown.
+    db.execute("ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT ''")
+    db.execute("ALTER TABLE games ADD COLUMN rules_version TEXT NOT NULL DEFAULT ''")
+    for game, setup in db.execute("SELECT id, setup FROM games").fetchall():
+        try:
+            system = json.loads(setup).get("system")
+        except (ValueError, AttributeError):
+            system = None  # a damaged setup: left for the check that reads it to report
+        db.execute("UPDATE games SET game=? WHERE id=?",
+                   (system if isinstance(system, str) else DEFAULT_SYSTEM, game))
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3,
+                                                                4: _v4}
 
 
 class GameLog:
@@ -202,11 +222,11 @@ class GameLog:
             self.db.close()
 
     # -- games -------------------------------------------------------------------------
-    def new_game(self, setup: dict[str, Any]) -> int:
+    def new_game(self, setup: dict[str, Any], game: str = "", rules_version: str = "") -> int:
         text = json.dumps(setup, sort_keys=True)
         with self._use() as db:
-            cur = db.execute("INSERT INTO games(created, setup) VALUES (?, ?)",
-                             (time.time(), text))
+            cur = db.execute("INSERT INTO games(created, setup, game, rules_version) "
+                             "VALUES (?, ?, ?, ?)", (time.time(), text, game, rules_version))
             game = int(cur.lastrowid or 0)
             self._checkpoint()
             self._heads[game] = (0, integrity.root(text))
@@ -217,9 +237,9 @@ class GameLog:
         with self._use() as db:
             rows = db.execute(
                 "SELECT g.id, g.created, g.setup, g.status, "
-                "(SELECT COUNT(*) FROM entries e WHERE e.game = g.id) "
-                "FROM games g ORDER BY g.id").fetchall()
-        return [GameRow(r[0], r[1], _load(r[2], f"game {r[0]} setup"), r[3], r[4])
+                "(SELECT COUNT(*) FROM entries e WHERE e.game = g.id), g.game, "
+                "g.rules_version FROM games g ORDER BY g.id").fetchall()
+        return [GameRow(r[0], r[1], _load(r[2], f"game {r[0]} setup"), r[3], r[4], r[5], r[6])
                 for r in rows]
 
     def game(self, game_id: int) -> GameRow:

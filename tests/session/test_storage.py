@@ -181,3 +181,34 @@ def test_killed_mid_game_nothing_shown_is_lost(tmp_path: Path) -> None:
     # last line we read are extra.
     assert replayed[:len(shown)] == shown
     assert not s.state.is_over()
+
+
+def test_a_version_3_log_learns_each_games_system(tmp_path: Path) -> None:
+    """Schema 4 records the game system and rules version per game; a log from before
+    names the system its setups name (or the one there was), the version unknown."""
+    path = tmp_path / "v3.db"
+    log = GameLog(path)
+    s = Session.new(sample_setup(), log)
+    s.command({"do": "action", "action": "initiative 5 2"})
+    log.db.execute("UPDATE games SET game='', rules_version=''")
+    log.db.execute("ALTER TABLE games DROP COLUMN game")
+    log.db.execute("ALTER TABLE games DROP COLUMN rules_version")
+    log.db.execute("PRAGMA user_version=3")
+    log.close()
+    again = GameLog(path)
+    assert again.schema_version == SCHEMA_VERSION
+    row = again.games()[0]
+    assert (row.game, row.rules_version) == ("dreamblade", "")
+    assert Session.resume(again).state.phase.value == "spawn"
+
+
+def test_a_new_game_records_its_system_and_rules_version(tmp_path: Path) -> None:
+    from table.dreamblade.system import SYSTEM
+
+    log = GameLog(tmp_path / "games.db")
+    Session.new(sample_setup(), log)
+    row = log.games()[0]
+    assert (row.game, row.rules_version) == ("dreamblade", SYSTEM.rules_version)
+    log.db.execute("UPDATE games SET rules_version='dreamblade-2006/engine-1'")
+    s = Session.resume(log)
+    assert "played under rules dreamblade-2006/engine-1" in s.history[-1]["text"]

@@ -1,0 +1,163 @@
+"""The seam holds: a second game (``tests/toygame``: Track, a race on six spaces), found
+through a real ``tablesight.games`` entry point, played end to end through the
+game-neutral session: dice from the table box, moves seen by a (synthetic) camera,
+typed actions, undo, a correction, the SQLite log, a resume, the dashboard's API."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from table import registry
+from table.device import DeviceEvent
+from table.observation import Observation, ObservedBase
+from table.session import CommandError, GameLog, Session, Setup
+
+from .toygame import State
+
+
+@pytest.fixture
+def track_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Track installed the way a game package is: a distribution whose metadata
+    declares the entry point, found on ``sys.path`` by ``importlib.metadata``."""
+    dist = tmp_path / "site" / "tablesight_track-0.1.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tablesight-track\n"
+                                   "Version: 0.1\n")
+    (dist / "entry_points.txt").write_text("[tablesight.games]\ntrack = tests.toygame:SYSTEM\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))  # undone after the test
+    registry.systems.cache_clear()
+    yield
+    registry.systems.cache_clear()
+
+
+def seen(state: State, frame: int, moved: dict[str, str] | None = None) -> Observation:
+    """What a camera reports of the track: each pawn on its space, by its sticker
+    (default numbering: p1's pawns 0, 1, ..., p2's from 16)."""
+    where = dict(zip(state.pawns, state.where, strict=True)) | (moved or {})
+    regions: dict[str, list[ObservedBase]] = {}
+    for ref, space in where.items():
+        if space is not None:
+            sticker = (0 if ref[:2] == "p1" else 16) + int(ref[3:])
+            regions.setdefault(space, []).append(
+                ObservedBase(ref[:2], sticker, "read", 0.9, 0.0, 0.0))
+    return Observation(float(frame), frame, {k: tuple(v) for k, v in regions.items()})
+
+
+def roll(player: str, die: int) -> DeviceEvent:
+    return DeviceEvent("roll", 0.0, player, roll_kind="init", faces=(die,))
+
+
+def test_the_registry_finds_an_installed_game(track_installed, capsys) -> None:
+    from tablesight.cli import main
+
+    assert list(registry.systems()) == ["dreamblade", "track"]
+    assert registry.get("track").title == "Track (a test game)"
+    with pytest.raises(registry.UnknownGame, match="installed: dreamblade, track"):
+        registry.get("chess")
+    assert main(["games"]) == 0
+    assert "track       Track (a test game)  (rules track/1)" in capsys.readouterr().out
+
+
+def test_a_broken_game_package_does_not_stop_the_others(tmp_path, monkeypatch) -> None:
+    dist = tmp_path / "broken-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[tablesight.games]\nbroken = no.such.module:X\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry.systems.cache_clear()
+    try:
+        assert list(registry.systems()) == ["dreamblade"]
+    finally:
+        registry.systems.cache_clear()
+
+
+def test_a_whole_game_of_track_through_the_session(track_installed, tmp_path) -> None:
+    log = GameLog(tmp_path / "games.db")
+    setup = Setup.from_dict({"system": "track", "warbands": {"p1": ["Pawn"], "p2": ["Pawn"]},
+                             "names": {"p1": "Ann", "p2": "Bob"}})
+    s = Session.new(setup, log)
+    assert log.games()[0].game == "track" and log.games()[0].rules_version == "track/1"
+    assert s.prompt().text == "Ann: roll the die" and s.dice_needed()[0].kind == "d6"
+    frame = 0
+
+    def turn(player: str, die: int, to: str | None) -> None:
+        nonlocal frame
+        s.device(roll(player, die))  # the box's roll button
+        if to is not None:  # the player moves the pawn by hand; the camera sees it
+            frame += 1
+            out = s.observe(seen(s.state, frame, {f"{player}#0": to}))
+            assert any(e.kind == "action" for e in out), [e.to_dict() for e in out]
+
+    turn("p1", 6, "s0")
+    turn("p2", 3, None)  # nothing to move: the prompt offers the pass
+    assert s.prompt().options == ("p2 pass",)
+    s.command({"do": "action", "action": "p2 pass"})  # typed on the dashboard
+    turn("p1", 4, "s4")
+    s.command({"do": "action", "action": "p2 roll 6"})
+    with pytest.raises(CommandError, match="refused by the rules"):
+        s.command({"do": "action", "action": "p2 advance p2#0 s5"})
+    s.command({"do": "undo"})  # the 6 was a typo: undone, rolled again by hand
+    s.command({"do": "die", "player": "p2", "die": 6})  # the game's own command
+    frame += 1
+    s.observe(seen(s.state, frame, {"p2#0": "s0"}))
+    assert s.state.at("p2#0") == "s0"
+    # The camera sees a pawn where no legal move puts it: a desync says what to fix.
+    frame += 1
+    s.observe(seen(s.state, frame, {"p1#0": "s1"}))
+    assert s.desync == ["put p1#0 on s4"]
+    s.command({"do": "correct", "pawn": "p1#0", "to": "s1"})  # no: the board is right
+    assert s.desync is None and s.state.at("p1#0") == "s1"
+    turn("p1", 2, None)
+    s.command({"do": "action", "action": "p1 advance p1#0 s3"})
+    s.observe(seen(s.state, frame + 1))
+    snap = s.snapshot()
+    json.dumps(snap)  # a screen can take it whole
+    assert snap["game"]["name"] == "track" and snap["minis"][0] == {"ref": "p1#0",
+                                                                      "cell": "s3"}
+    # The log replays to the same state, in a new process's session.
+    again = Session.resume(GameLog(tmp_path / "games.db"))
+    assert again.state == s.state and again.system.name == "track"
+    for die, to in ((6, "s5"),):
+        again.device(roll("p2", 1))
+        again.command({"do": "action", "action": "p2 advance p2#0 s1"})
+        again.device(roll("p1", die))
+        out = again.observe(seen(again.state, 99, {"p1#0": to}))
+    assert again.state.winner == "p1" and any(e.kind == "game_over" for e in out)
+    assert log.games()[0].status == "over"
+
+
+def test_the_dashboard_api_offers_and_starts_any_installed_game(track_installed,
+                                                                tmp_path) -> None:
+    from web import TableServices, create_app
+
+    from .web.test_api import post
+
+    log = GameLog(tmp_path / "games.db")
+    services = TableServices(Session.new(Setup.from_dict(
+        {"system": "track", "warbands": {"p1": ["Pawn"], "p2": ["Pawn"]}}), log), log=log)
+    c = create_app(services, testing=True).test_client()
+    assert {g["name"] for g in c.get("/api/systems").get_json()} == {"dreamblade", "track"}
+    assert c.get("/api/catalog?game=track").get_json() == [
+        {"name": "Pawn", "cost": 0, "kind": "pawn"}]
+    assert c.get("/api/catalog?game=chess").status_code == 400
+    assert c.get("/api/state").get_json()["game"]["title"] == "Track (a test game)"
+    r = post(c, "/api/games", {"system": "track", "warbands": {"p1": ["Pawn"] * 3,
+                                                               "p2": ["Pawn"]}})
+    assert r.status_code == 201, r.get_json()
+    assert c.get("/api/state").get_json()["minis"][2] == {"ref": "p1#2", "cell": None}
+    r = post(c, "/api/games", {"system": "track", "warbands": {"p1": ["Queen"],
+                                                               "p2": ["Pawn"]}})
+    assert r.status_code == 400 and "one to four 'Pawn'" in r.get_json()["error"]
+    r = post(c, "/api/games", {"system": "chess", "warbands": {"p1": ["x"], "p2": ["y"]}})
+    assert r.status_code == 400 and "no game 'chess' is installed" in r.get_json()["error"]
+
+
+def test_a_games_printed_map_comes_from_its_system(track_installed) -> None:
+    from vision.layout import game_layout
+
+    layout = game_layout("track")
+    assert [r.name for r in layout.cells] == ["s0", "s1", "s2", "s3", "s4", "s5"]
+    assert game_layout().game == "dreamblade"  # the default

@@ -107,6 +107,8 @@ class Wording(Protocol):
     def humanize(self, text: str) -> str: ...
     def entry(self, entry: dict[str, Any]) -> dict[str, Any]: ...
     def correction(self, body: dict[str, Any]) -> str: ...
+    def event(self, e: Mapping[str, Any]) -> str | None:
+        """A rules event as a line of narration (None: not narrated)."""
 
 
 @dataclass
@@ -276,6 +278,11 @@ class GameSystem(ABC):
     def catalog(self) -> list[dict[str, Any]]:
         """What a setup can field, for a setup page: each piece's ``name`` and what a
         player choosing needs (``cost``, ``kind``), cheapest first."""
+
+    def force_from_file(self, data: object) -> list[str]:
+        """A player's force from the game's own file format (a warband file, a crew
+        list), checked; ``SetupRefused`` naming the problem."""
+        raise SetupRefused(f"{self.title} has no force files: name the pieces in a setup")
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "title": self.title, "rules_version": self.rules_version}

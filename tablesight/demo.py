@@ -11,44 +11,10 @@ import random
 import time
 from typing import TextIO
 
-from table.dreamblade import Board, Catalog, Event, Game
+from table.dreamblade import Board, Catalog, Game
 from table.dreamblade.playout import play_random_game, table_policy
+from table.dreamblade.referee.wording import event_line
 from table.dreamblade.warband import sample_warband
-
-
-def _line(e: Event) -> str | None:
-    d = e.data
-    k = e.kind
-    if k == "initiative":
-        skip = "  (a 1: both spawn phases skipped)" if d["spawn_skipped"] else ""
-        return (f"  initiative: p1 rolls {d['rolls']['p1']}, p2 rolls {d['rolls']['p2']}"
-                f" -> {d['first']} goes first{skip}")
-    if k == "phase" and d["phase"] == "spawn":
-        return f"  {d['player']} spawn phase: {d['spawn_points']} points"
-    if k == "spawned":
-        return f"    spawns {d['mini']} in {d['cell']} for {d['cost']}"
-    if k == "moved":
-        return f"    {d['mini']} {d['from']} -> {d['to']}"
-    if k == "phase" and d["phase"] == "action":
-        return f"  {d['player']} action phase {d['index']}"
-    if k == "combat":
-        return f"    combat in {d['cell']}: {', '.join(d['attackers'])} roll {d['dice']} dice"
-    if k == "rolled":
-        what = "deathblow" if d["deathblow"] else "roll"
-        return f"      {what}: {' '.join(map(str, d['faces']))}"
-    if k == "blade":
-        return f"      blade -> {d['mini']} {d['ability']}"
-    if k in ("disrupted", "destroyed"):
-        return f"      {d['mini']} {k}"
-    if k == "placed":
-        return f"      {d['mini']} placed in {d['cell']}"
-    if k == "conquest":
-        w = d["winner"] or "nobody (tie)"
-        return (f"  conquest turn {d['turn']}: p1 {d['points']['p1']} - p2 "
-                f"{d['points']['p2']}, won by {w}")
-    if k == "game_over":
-        return f"GAME OVER: {d['winner']} wins on turn {d['turn']}"
-    return None
 
 
 def run_rules_demo(seed: int, delay: float, out: TextIO) -> int:
@@ -67,7 +33,7 @@ def run_rules_demo(seed: int, delay: float, out: TextIO) -> int:
             if delay:
                 out.flush()
                 time.sleep(delay)
-        text = _line(e)
+        text = event_line(e.kind, e.data)
         if text:
             out.write(text + "\n")
     s = record.final

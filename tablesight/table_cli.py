@@ -16,13 +16,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from table.dreamblade import Catalog, CatalogError, Event, SetupError
-from table.dreamblade.referee.wording import Words
+from table import registry
 from table.session import GameLog, Session, SessionEvent, Setup, StorageError
 from table.session.setup import SetupFormatError
+from table.system import SetupRefused, Wording
 
 from .cli import UsageError, _read_json
-from .demo import _line
 from .paths import data_home
 
 
@@ -30,7 +29,7 @@ from .paths import data_home
 class Narrator:
     """Prints what the table says, one line per thing, for a terminal or a log."""
 
-    def __init__(self, out: TextIO, prompts: bool = True, words: Words | None = None) -> None:
+    def __init__(self, out: TextIO, prompts: bool = True, words: Wording | None = None) -> None:
         self.out = out
         self.prompts = prompts
         self.words = words  # names for the ids the rules' events carry
@@ -42,8 +41,7 @@ class Narrator:
         lines: list[str] = []
         if ev.kind == "action":
             for e in d.get("events", []):
-                e = dict(e)
-                text = _line(Event(e.pop("kind"), e))
+                text = self.words.event(e) if self.words else None
                 if text:
                     lines.append(text.strip())
             if not lines:
@@ -82,11 +80,11 @@ class Narrator:
 
 
 # -- shared setup ---------------------------------------------------------------------------
-def _sample_setup(names: tuple[str, str] = ("Ann", "Bob")) -> Setup:
-    from table.dreamblade.warband import sample_warband
-
-    wb = sample_warband(Catalog.builtin())
-    return Setup({"p1": wb.names, "p2": wb.names}, {"p1": names[0], "p2": names[1]})
+def _sample_setup(names: tuple[str, str] = ("Ann", "Bob"), game: str | None = None) -> Setup:
+    system = registry.get(game or registry.DEFAULT)
+    forces = system.sample_forces()
+    return Setup({p: tuple(f) for p, f in forces.items()}, {"p1": names[0], "p2": names[1]},
+                 system=system.name)
 
 
 def _open_log(path: Path) -> GameLog:
@@ -104,15 +102,14 @@ def _setup_from_args(args: argparse.Namespace) -> Setup:
         except SetupFormatError as e:
             raise UsageError(f"{args.setup}: {e}") from None
     if args.warbands:
-        from table.dreamblade.warband import load_warband
-
+        system = registry.get(registry.DEFAULT)
         wbs = []
         for f in args.warbands:
             try:
-                wbs.append(load_warband(_read_json(f), Catalog.builtin()).names)
-            except (CatalogError, SetupError) as e:
+                wbs.append(tuple(system.force_from_file(_read_json(f))))
+            except SetupRefused as e:
                 raise UsageError(f"{f}: {e}") from None
-        return Setup({"p1": wbs[0], "p2": wbs[1]})
+        return Setup({"p1": wbs[0], "p2": wbs[1]}, system=system.name)
     return _sample_setup(("Player 1", "Player 2"))
 
 
@@ -185,7 +182,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             session = Session.resume(log)
             print(f"resumed game {session.game_id} from {log.path} "
                   f"({len(session.ops)} operations, turn {session.state.turn})")
-    except (StorageError, SetupFormatError, CatalogError, SetupError) as e:
+    except (StorageError, SetupFormatError, SetupRefused) as e:
         raise UsageError(str(e)) from None
     try:
         layout = VLayout.load(args.layout) if args.layout else game_layout()
@@ -395,7 +392,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         setup = Setup.from_dict(data.get("setup"))
         session = Session.new(setup)
-    except (SetupFormatError, CatalogError, SetupError) as e:
+    except (SetupFormatError, SetupRefused, registry.UnknownGame) as e:
         raise UsageError(f"{args.file}: {e}") from None
     session.subscribe(Narrator(sys.stdout, prompts=False, words=session.words))
     ops = data.get("operations")

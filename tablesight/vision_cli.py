@@ -44,18 +44,20 @@ def cmd_print_map(args: argparse.Namespace) -> int:
 
 
 def cmd_print_stickers(args: argparse.Namespace) -> int:
-    from table.dreamblade import Catalog, CatalogError, SetupError
-    from table.dreamblade.warband import load_warband
+    from table import registry
+    from table.system import SetupRefused
     from vision.printing.sheets import print_stickers
 
     from .cli import _read_json
 
     layout = load_layout(args.layout)
     try:
-        wb = load_warband(_read_json(args.warband), Catalog.builtin())
-    except (CatalogError, SetupError) as exc:
+        # The force file is in the format of the game the map is for.
+        force = registry.get(layout.game or registry.DEFAULT).force_from_file(
+            _read_json(args.warband))
+    except (SetupRefused, registry.UnknownGame) as exc:
         raise UsageError(f"{args.warband}: {exc}") from None
-    pdf, mapping = print_stickers(layout, args.player, list(wb.names), Path(args.out),
+    pdf, mapping = print_stickers(layout, args.player, force, Path(args.out),
                                   base_mm=args.base, paper=args.paper,
                                   rings_only=args.rings_only)
     print(f"stickers    {pdf}")

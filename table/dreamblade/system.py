@@ -13,7 +13,7 @@ from .catalog import Catalog
 from .game import Game
 from .layout import standard_layout
 from .referee import DreambladeReferee
-from .warband import sample_warband
+from .warband import load_warband, sample_warband
 
 
 class Dreamblade(GameSystem):
@@ -40,6 +40,9 @@ class Dreamblade(GameSystem):
     def catalog(self) -> list[dict[str, Any]]:
         return [{"name": m.name, "cost": m.cost, "kind": m.kind.value}
                 for m in sorted(Catalog.builtin(), key=lambda m: (m.cost, m.name))]
+
+    def force_from_file(self, data: object) -> list[str]:
+        return list(load_warband(data, Catalog.builtin()).names)
 
     def sample_forces(self) -> dict[str, list[str]]:
         names = list(sample_warband().names)  # the rulebook's sample warband, each side

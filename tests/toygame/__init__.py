@@ -180,6 +180,11 @@ class Words:
     def correction(self, body: dict[str, Any]) -> str:
         return f"pawn {body.get('pawn')} put on {body.get('to')}"
 
+    def event(self, e: Mapping[str, Any]) -> str | None:
+        if e.get("kind") == "advanced":
+            return f"pawn {e['pawn']} to {e['to']}"
+        return None
+
 
 class TrackReferee(Referee):
     correction_fields: ClassVar[tuple[str, ...]] = ("pawn", "to")

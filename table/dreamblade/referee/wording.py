@@ -144,6 +144,14 @@ class Words:
             text = "camera overruled in " + " ".join(entry.get("cells", []))
         return {**entry, "text": text}
 
+    def event(self, e: Mapping[str, Any]) -> str | None:
+        """A rules event (as logged: ``kind`` and its data) as a narration line."""
+        data = {k: v for k, v in e.items() if k != "kind"}
+        try:
+            return event_line(str(e.get("kind")), data)
+        except (KeyError, TypeError):
+            return None  # an event of another shape (an older log): not narrated
+
     def correction(self, body: dict[str, Any]) -> str:
         mini = body.get("mini")
         name = self.mini(mini, owner=True) if isinstance(mini, str) else "?"
@@ -162,3 +170,38 @@ def involved(a: A.Action) -> tuple[list[str], list[str]]:
             minis.append(x)
             cells.append(c)
     return cells, minis
+
+
+def event_line(k: str, d: Mapping[str, Any]) -> str | None:
+    """One rules event as a line of the terminal narration (indented by depth: turn,
+    phase, combat); None for events a narration skips."""
+    if k == "initiative":
+        skip = "  (a 1: both spawn phases skipped)" if d["spawn_skipped"] else ""
+        return (f"  initiative: p1 rolls {d['rolls']['p1']}, p2 rolls {d['rolls']['p2']}"
+                f" -> {d['first']} goes first{skip}")
+    if k == "phase" and d["phase"] == "spawn":
+        return f"  {d['player']} spawn phase: {d['spawn_points']} points"
+    if k == "spawned":
+        return f"    spawns {d['mini']} in {d['cell']} for {d['cost']}"
+    if k == "moved":
+        return f"    {d['mini']} {d['from']} -> {d['to']}"
+    if k == "phase" and d["phase"] == "action":
+        return f"  {d['player']} action phase {d['index']}"
+    if k == "combat":
+        return f"    combat in {d['cell']}: {', '.join(d['attackers'])} roll {d['dice']} dice"
+    if k == "rolled":
+        what = "deathblow" if d["deathblow"] else "roll"
+        return f"      {what}: {' '.join(map(str, d['faces']))}"
+    if k == "blade":
+        return f"      blade -> {d['mini']} {d['ability']}"
+    if k in ("disrupted", "destroyed"):
+        return f"      {d['mini']} {k}"
+    if k == "placed":
+        return f"      {d['mini']} placed in {d['cell']}"
+    if k == "conquest":
+        w = d["winner"] or "nobody (tie)"
+        return (f"  conquest turn {d['turn']}: p1 {d['points']['p1']} - p2 "
+                f"{d['points']['p2']}, won by {w}")
+    if k == "game_over":
+        return f"GAME OVER: {d['winner']} wins on turn {d['turn']}"
+    return None

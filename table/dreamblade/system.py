@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from table.stickers import Stickers
 from table.system import GameSystem
 
 from .board import Board
@@ -30,9 +29,7 @@ class Dreamblade(GameSystem):
                     {p: list(w) for p, w in setup.warbands.items()})
 
     def referee(self, setup: Any, catalog: Any | None = None) -> DreambladeReferee:
-        stickers = Stickers(dict(setup.stickers)) if setup.stickers is not None else \
-            Stickers.default(setup.warbands)
-        return DreambladeReferee(self.game(setup, catalog), setup.names, stickers)
+        return DreambladeReferee(self.game(setup, catalog), setup.names, setup.sticker_map())
 
     def layout(self) -> dict[str, Any]:
         return standard_layout()

@@ -283,13 +283,13 @@ class Session:
     def command(self, cmd: dict[str, Any], source: str = "dashboard") -> list[SessionEvent]:
         """Run one command; ``CommandError`` (nothing changed) when it is refused.
 
-        ``{"do": "action", "action": "p1 move p1#3 c4"}``, ``{"do": "roll", "player":
-        "p1", "faces": [3, "blade"]}``, ``{"do": "initiative", "player": "p1", "die": 5}``,
-        ``{"do": "ready"|"strike", "player": "p1"}``, ``{"do": "undo"}``,
-        ``{"do": "choose", "option": 0}``, ``{"do": "correct", "mini": "p1#3", "to": "c4"}``,
+        The table's own: ``{"do": "action", "action": "<the game's notation>"}``,
+        ``{"do": "undo"}``, ``{"do": "choose", "option": 0}`` (one reading of a camera
+        board with several), ``{"do": "correct", ...the game's correction fields}``,
         ``{"do": "follow_camera", "on": false}``, ``{"do": "board_ok"}`` (the board on
-        the table is right, the camera misreads it: overrule its reading of the cells in
-        question until they change).
+        the table is right, the camera misreads it: overrule its reading where they
+        disagree until that changes). Then the game's (``Referee.commands``: dice typed
+        in, its buttons), e.g. ``{"do": "roll", "player": "p1", "faces": [3, "blade"]}``.
         """
         if not isinstance(cmd, dict):
             raise CommandError("a command is a JSON object with a 'do' field")
@@ -383,7 +383,6 @@ class Session:
         self.ops.append(_Op("correction", body))
         self.referee.corrected(self.state, new, body)
         self.state = new
-        self.referee.forget_inputs()
         self._emit(out, "correction", source=source, **body)
         self.after_change(out)
 

@@ -304,9 +304,7 @@ class Track(GameSystem):
         for p in PLAYERS:
             if any(n != "Pawn" for n in setup.warbands[p]) or len(setup.warbands[p]) > 4:
                 raise SetupRefused(f"warbands.{p}: one to four 'Pawn'")
-        stickers = Stickers(dict(setup.stickers)) if setup.stickers is not None else \
-            Stickers.default(setup.warbands)
-        return TrackReferee(setup.warbands, setup.names, stickers)
+        return TrackReferee(setup.warbands, setup.names, setup.sticker_map())
 
     def sample_forces(self) -> dict[str, list[str]]:
         return {"p1": ["Pawn", "Pawn"], "p2": ["Pawn", "Pawn"]}

@@ -197,6 +197,11 @@ class Referee(ABC):
         """A die roll or a button press from the table box (already logged)."""
         return None  # a hook: nothing to do unless a game needs it
 
+    def resume_input(self, state: Any, entry: dict[str, Any]) -> None:
+        """A logged entry after the last change of state, on resume: a partial input
+        (noted by a command) is taken up again, so a restart loses no die."""
+        return None  # a hook: nothing to do unless a game needs it
+
     def forget_inputs(self) -> None:
         """Drop partial inputs (the state they were for changed: an undo, a correction)."""
         return None  # a hook: nothing to do unless a game needs it

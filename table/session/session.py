@@ -125,17 +125,21 @@ class Session:
         except (SetupRefused, registry.UnknownGame) as err:
             raise StorageError(f"{log.path}: game {row.id} cannot be set up: {err}") from None
         ops: list[_Op] = []
+        since: list[dict[str, Any]] = []  # entries after the last change of state
         for e in log.entries(row.id):
             if e.kind == "undo":
                 if ops:
                     ops.pop()
             elif e.kind in REPLAYED_KINDS:
                 ops.append(_Op(e.kind, e.body))
+            since = [] if e.kind in REPLAYED_KINDS else [*since, e.to_dict()]
             s.history.append(s.words.entry(e.to_dict()))
         try:
             s.state = s._replay(ops)
         except (ActionRefused, NotationError, CommandRefused, KeyError) as err:
             raise StorageError(f"{log.path}: game {row.id} does not replay: {err}") from None
+        for entry in since:  # a die rolled for a step that needs two, before a crash
+            s.referee.resume_input(s.state, entry)
         s.ops = ops
         s.history = s.history[-HISTORY_SHOWN:]
         if row.rules_version and row.rules_version != s.system.rules_version:

@@ -446,6 +446,14 @@ def test_a_wail_takes_two_presses_of_the_box_roll_button() -> None:
     s.device(DeviceEvent("roll", 0.0, "p2", roll_kind="init", faces=(5,)))  # not p2's
     s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="init", faces=(1,)))
     assert s.state.combat is not None  # one die so far
+    # A host restarted now takes the logged die up again (as Session.resume does).
+    from table.dreamblade.system import SYSTEM
+
+    fresh = SYSTEM.referee(s.setup, s.referee.game.catalog)
+    for entry in ({"kind": "die", "player": "p1", "die": 1, "for": "wail"},
+                  {"kind": "die", "player": "p2", "die": 4}):  # not an initiative phase
+        fresh.resume_input(s.state, entry)
+    assert fresh.wail_dice == [1] and fresh.init_dice == {}
     s.command({"do": "initiative", "player": "p1", "die": 2})  # typed on the dashboard
     assert s.state.combat is None
     g = s.referee.game.gid

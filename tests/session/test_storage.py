@@ -212,3 +212,16 @@ def test_a_new_game_records_its_system_and_rules_version(tmp_path: Path) -> None
     log.db.execute("UPDATE games SET rules_version='dreamblade-2006/engine-1'")
     s = Session.resume(log)
     assert "played under rules dreamblade-2006/engine-1" in s.history[-1]["text"]
+
+
+def test_a_die_rolled_before_a_crash_is_not_lost(tmp_path: Path) -> None:
+    """One player rolled initiative, then the host died: the resumed game still has
+    that die, and waits for the other player's (an undo still forgets it)."""
+    log = GameLog(tmp_path / "games.db")
+    s = Session.new(sample_setup(), log)
+    s.command({"do": "initiative", "player": "p1", "die": 5})
+    again = Session.resume(GameLog(tmp_path / "games.db"))
+    assert again.referee.init_dice == {"p1": 5}
+    assert again.prompt().text == "turn 1: roll initiative (Bob to roll; Ann rolled 5)"
+    again.command({"do": "initiative", "player": "p2", "die": 2})
+    assert again.state.phase.value == "spawn" and again.state.active == "p1"

@@ -91,6 +91,17 @@ class DreambladeReferee(Referee):
     def forget_inputs(self) -> None:
         self.init_dice.clear()
 
+    def resume_input(self, state: State, entry: dict[str, Any]) -> None:
+        die, player = entry.get("die"), entry.get("player")
+        if entry.get("kind") != "die" or not isinstance(die, int) or player not in ("p1", "p2"):
+            return
+        c = state.combat
+        if entry.get("for") == "wail":
+            if c is not None and c.step is Step.WAIL:
+                self.wail_dice.append(die)
+        elif state.phase is Phase.INITIATIVE:
+            self.init_dice[player] = die
+
     def played(self, before: State, after: State, action: A.Action) -> None:
         names = self.game.board.cell_names
         for g, c in enumerate(before.cell):

@@ -14,7 +14,11 @@ class VisionConfig:
     min_markers: int = 3  # markers needed to trust a homography
     min_marker_spread: float = 0.08  # their hull's area as a share of the sheet
     ransac_px: float = 4.0
-    max_reprojection_px: float = 6.0  # worse than this: the homography is rejected
+    max_reprojection_px: float = 6.0  # worse than this: the homography is rejected ...
+    max_reprojection_share: float = 0.004  # ... or than this share of the image diagonal
+    # (whichever is larger: 6 px at 720p, 20 px at 12 MP: the same angle)
+    refine_corners_above_px: float = 1.0  # a fit worse than this re-measures the corners
+    # at the markers' edges (blurred or large frames; see detect/marker_edges.py)
     half_search_min_px: int = 600  # frames at least this tall search markers at half size first
     full_detect_every: int = 30  # frames between full-frame marker searches when tracking
     bump_px: float = 3.0  # marker displacement that means the map (or camera) moved

@@ -18,6 +18,7 @@ import numpy as np
 from ..config import VisionConfig
 from ..layout import Layout
 from ..shrink import shrink
+from . import marker_edges
 
 
 @dataclass
@@ -147,7 +148,24 @@ class MapLocator:
         w, h = self.layout.sheet
         return float(cv2.contourArea(hull)) / (w * h)
 
-    def _fit(self, seen: dict[int, np.ndarray]) -> tuple[np.ndarray | None, float | None]:
+    def _fit_measured(self, gray: np.ndarray, seen: dict[int, np.ndarray]
+                      ) -> tuple[np.ndarray | None, float | None, dict[int, np.ndarray]]:
+        """The homography from the markers' corners; when it fits loosely (a blurred or
+        very large frame, where ArUco's thresholded corners sit inside the printed
+        squares), the corners are measured again at the squares' edges and it is fitted
+        anew. Sharp frames fit well at once and pay nothing for this."""
+        limit = max(self.cfg.max_reprojection_px,
+                    self.cfg.max_reprojection_share * float(np.hypot(*gray.shape[:2])))
+        h, err = self._fit(seen, limit)
+        if err is not None and err > self.cfg.refine_corners_above_px:
+            better = {i: marker_edges.refine(gray, c) for i, c in seen.items()}
+            h2, err2 = self._fit(better, limit)
+            if err2 is not None and err2 < err:
+                return h2, err2, better
+        return h, err, seen
+
+    def _fit(self, seen: dict[int, np.ndarray],
+             limit: float) -> tuple[np.ndarray | None, float | None]:
         if len(seen) < self.cfg.min_markers or self._spread(seen) < self.cfg.min_marker_spread:
             return None, None
         src = np.concatenate([self.points[i] for i in seen]).astype(np.float64)
@@ -157,7 +175,7 @@ class MapLocator:
             return None, None
         proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
         err = float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
-        if err > self.cfg.max_reprojection_px:
+        if err > limit:
             return None, err
         return h, err
 
@@ -217,7 +235,7 @@ class MapLocator:
         else:
             seen = self._detect(gray)
         self.since_full = 0 if mode == "full" else self.since_full + 1
-        h, err = self._fit(seen)
+        h, err, seen = self._fit_measured(gray, seen)
         if h is None:
             if last is not None:
                 # Markers covered (hands) or a bad frame: keep the last good fix.

@@ -116,8 +116,10 @@ def conditions():  # name -> (Conditions, hands)
         "dim": (Conditions(light=0.4, noise=5, uneven=0.3), 0),
         "glare": (Conditions(glare=150), 0),
         "shadow": (Conditions(shadow=0.5), 0),
+        "grey ink": (Conditions(print_black=0.3, tilt_deg=10), 0),
         "figures": (Conditions(tilt_deg=15), 0),
         "hands": (Conditions(tilt_deg=10), 1),
+        "grey hands": (Conditions(print_black=0.3, tilt_deg=10), 1),
     }
 
 

@@ -71,6 +71,8 @@ class VisionConfig:
     hand_dark_diff: float = 0.10  # the looser difference used to find hands
     hand_sat_diff: float = 0.12
     hand_light_diff: float = 0.25  # lighter than the print by this much: a light sleeve
+    hand_light_over_ink: float = 0.18  # ... over black print: lighter than its measured
+    # black level (printers and cameras make black a grey: 0.1-0.35 of the paper)
     glare_paper: float = 235.0  # paper brighter than this (0-255) may be glare (no sleeve test)
     occlusion_margin_mm: float = 12.0
     sheet_border_mm: float = 8.0  # strip along the sheet's edge not searched for hands

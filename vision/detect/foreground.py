@@ -49,6 +49,7 @@ def illumination(gray: np.ndarray) -> np.ndarray:
 
 ILLUMINATION_REACH = 4 * (10 + 6 + 1)  # working px: how far ``illumination`` looks
 MAP_STEP = 8  # working px between the warp map's exactly computed points
+BLACK_PRINT = 0.1  # reference brightness under which the map prints black
 
 
 def saturation(bgr: np.ndarray) -> np.ndarray:
@@ -98,6 +99,13 @@ class ForegroundModel:
         # The hands' tests run at half resolution (``halve``).
         self.loose_below = halve((ref_norm - c.hand_dark_diff).astype(np.float32))
         self.loose_above = halve((ref_norm + c.hand_light_diff).astype(np.float32))
+        # Printed black is a dark grey (0.1-0.35 of the paper in real photos), not the
+        # reference's 0: a light-sleeve test against 0 calls every marker a hand. The
+        # print's black level is measured on the frames (``_learn_black``) and that test
+        # compares dark print with it instead.
+        self._ref_norm = ref_norm
+        self.print_black = 0.0
+        self._black_px: np.ndarray | None = None
         sat255 = saturation(ref) * 255
         # Colour is compared at half resolution (``extract``).
         self.sat_above = halve(np.clip(sat255 + c.sat_diff * 255, 0, 255).astype(np.uint8))
@@ -162,6 +170,26 @@ class ForegroundModel:
         self._maps = (full, half, frame_shape, homography.copy())
         return full, half
 
+    def _learn_black(self, ratio: np.ndarray) -> None:
+        """How dark this print's black is, from the pixels the reference has black (the
+        markers, the grid's lines): their median brightness relative to the paper. A
+        hand over some of them hardly moves a median of thousands; the light-sleeve
+        threshold is redrawn only when the level changes."""
+        if self._black_px is None:
+            self._black_px = self._ref_norm < BLACK_PRINT
+        values = ratio[self._black_px]
+        if values.size < 200:
+            return
+        level = float(np.median(values))
+        if abs(level - self.print_black) < 0.03:
+            return
+        self.print_black = level
+        # Over black print the measured level is known closely (a median): a sleeve is
+        # what is lighter than it by a smaller margin than the reference's own test.
+        ink = np.where(self._black_px, level + self.cfg.hand_light_over_ink,
+                       self._ref_norm + self.cfg.hand_light_diff)
+        self.loose_above = halve(ink.astype(np.float32))
+
     def extract(self, frame: np.ndarray, homography: np.ndarray, box: Box | None = None,
                 frame_gray: np.ndarray | None = None) -> Foreground:
         """The foreground of the work area, or of ``box`` of it (a box that starts on
@@ -185,6 +213,8 @@ class ForegroundModel:
         # Brightness relative to the paper's; OpenCV's element-wise operations give 0/255
         # masks directly and cost a fraction of numpy's boolean arrays.
         ratio = cv2.divide(gray.astype(np.float32), illum)
+        if box == self.area.box:
+            self._learn_black(ratio)
         dark = cv2.compare(ratio, self.dark_below[at], cv2.CMP_LT)
         # Saturated, and not black (noise makes black pixels' saturation jump).
         vivid = cv2.bitwise_and(double(cv2.compare(sat_h, self.sat_above[half], cv2.CMP_GT)),

@@ -60,6 +60,8 @@ class Conditions:
     noise: float = 2.0  # sensor noise sigma (0-255)
     jpeg: int = 90
     fill: float = 0.9  # how much of the frame height the sheet fills
+    print_black: float = 0.0  # printed black's brightness as a share of the paper's:
+    # real printers and photos give 0.1-0.35, not 0
 
 
 @dataclass
@@ -136,13 +138,26 @@ class SceneRenderer:
         table[:] = np.stack([grain * 0.55, grain * 0.8, grain * 1.15], axis=-1).clip(0, 255)
         table[pad:pad + h, pad:pad + w] = sheet
         self.texture = table
+        self._ink = np.zeros(table.shape[:2], bool)  # the sheet's dark print
+        self._ink[pad:pad + h, pad:pad + w] = cv2.cvtColor(sheet, cv2.COLOR_BGR2GRAY) < 100
+        self._printed: dict[float, np.ndarray] = {0.0: table}
         self.pad_mm = TABLE_MM
         self._grid: tuple[np.ndarray, ...] | None = None
 
     # -- the top-down picture ---------------------------------------------------------
-    def _paint(self, scene: Scene, rng: np.random.Generator, view_dir: np.ndarray) -> np.ndarray:
+    def _paper(self, print_black: float) -> np.ndarray:
+        """The empty sheet on the table, its black printed as grey as ``print_black``."""
+        if print_black not in self._printed:
+            tex = self.texture.astype(np.float32)
+            paper = float(np.median(tex[~self._ink & (tex.mean(axis=2) > 150)]))
+            tex[self._ink] = tex[self._ink] * (1 - print_black) + paper * print_black
+            self._printed[print_black] = tex.clip(0, 255).astype(np.uint8)
+        return self._printed[print_black]
+
+    def _paint(self, scene: Scene, rng: np.random.Generator, view_dir: np.ndarray,
+               print_black: float = 0.0) -> np.ndarray:
         s = TEX_PX_PER_MM
-        tex = self.texture.copy()
+        tex = self._paper(print_black).copy()
 
         def px(x: float, y: float) -> tuple[float, float]:
             return (x + self.pad_mm) * s, (y + self.pad_mm) * s
@@ -228,7 +243,7 @@ class SceneRenderer:
         view = np.array([scene.layout.sheet[0] / 2, scene.layout.sheet[1] / 2]) - \
             cam_foot[:2] / cam_foot[2]
         view = view / (np.linalg.norm(view) + 1e-9) * min(1.0, c.tilt_deg / 30)
-        tex = self._paint(scene, rng, view)
+        tex = self._paint(scene, rng, view, c.print_black)
         s = TEX_PX_PER_MM
         tex_to_mm = np.array([[1 / s, 0, -self.pad_mm], [0, 1 / s, -self.pad_mm], [0, 0, 1]])
         frame = cv2.warpPerspective(tex, hmm @ tex_to_mm, big, flags=cv2.INTER_AREA,

@@ -272,10 +272,10 @@ class TableBox:
         self._backoff = 0.0
         rebooted = self.boot_id is not None and msg.boot_id != self.boot_id
         if msg.boot_id != self.boot_id:
-            lost: int | None = 0
+            lost: int | None = 0  # a box we knew nothing of: its past is not this game's
             why = "the box restarted before it could send them"
             if self.boot_id is None:
-                lost = 0  # a box we knew nothing of: its past is not this game's
+                pass
             elif self.box_id is not None and msg.box_id != self.box_id:
                 lost, why = None, "another table box is connected (or this one's memory " \
                                   "was erased)"

@@ -262,3 +262,20 @@ def test_the_box_in_use_stays_listed_and_unchanged_devices_are_kept(session: Ses
     assert post(c, "/api/devices", {"port": "none"}).status_code == 200
     assert post(c, "/api/devices", {"port": "/dev/pts/7"}).status_code == 200
     assert live.box == "box:/dev/pts/7"
+
+
+@pytest.mark.parametrize("game", ["x" * 5000, "\x00", "dreamblade\n", "DREAMBLADE", ""])
+def test_an_unknown_game_is_a_short_400(client, game: str) -> None:
+    r = client.get("/api/catalog", query_string={"game": game})
+    assert r.status_code == 400 and len(r.data) < 200 and "is installed" in r.get_json()["error"]
+    r = post(client, "/api/games", {"system": game or None,
+                                    "warbands": {"p1": ["Twilight Scout"], "p2": ["Brute"]}})
+    assert r.status_code == 400 and len(r.data) < 300, r.data
+
+
+def test_the_installed_games_and_a_catalog(client) -> None:
+    assert [g["name"] for g in client.get("/api/systems").get_json()] == ["dreamblade"]
+    cat = client.get("/api/catalog").get_json()
+    assert cat == client.get("/api/catalog?game=dreamblade").get_json()
+    assert {"name", "cost", "kind"} <= set(cat[0]) and cat == sorted(
+        cat, key=lambda m: (m["cost"], m["name"]))

@@ -167,7 +167,8 @@ class LiveTable:
                 covered = self.stabilizer.covered
                 if covered:
                     message += (f"; {' '.join(sorted(covered))} covered for a while "
-                                "(something lying on the map?)")
+                                "(something lying on the map? clear it: moves there are "
+                                "not seen)")
                 self.session.report_health("camera", h.connected and not h.frozen, message)
             if frame is None:
                 time.sleep(0.05)

@@ -138,3 +138,36 @@ def test_a_fault_processing_one_input_does_not_blind_the_table(capsys) -> None:
         assert live._cam_thread is not None and live._cam_thread.is_alive()
     finally:
         live.stop()
+
+
+def test_something_left_on_the_map_is_reported_and_the_rest_goes_on() -> None:
+    """A cup put down on a5 looks like a hand that never moves. It holds the table only
+    for a while (``static_occlusion_frames``): then the camera's health line names the
+    covered cell as something to clear, and moves elsewhere are seen again."""
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+    from vision.synth.scene import Hand
+
+    layout = game_layout()
+    session = Session.new(_sample_setup())
+    camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=10.0), fps=30.0)
+    camera.show(Scene(layout))
+    cfg = replace(VisionConfig(), static_occlusion_frames=20)
+    live = LiveTable(session, layout, camera, None, cfg).start()
+    try:
+        assert wait_for(lambda: session.last_obs is not None)
+        a5 = next(r for r in layout.cells if r.name == "a5")
+        cup = Hand(*a5.center, "top", 60.0)
+        e1 = next(r for r in layout.cells if r.name == "e1")
+        camera.show(Scene(layout, [Base(*e1.center, "p1", 0, 26.0)], [cup]))
+        said = lambda: session.health.get("camera", {}).get("message", "")  # noqa: E731
+        assert wait_for(lambda: "covered for a while" in said()), said()
+        assert "a5" in said().split("; ")[-1]  # the arm's cells, a5 among them
+        assert session.health["camera"]["ok"] is True  # the camera works; the map is not clear
+        # The base that came with the cup is seen (a spawn in e1), the cup does not hold it.
+        assert wait_for(lambda: session.last_obs is not None
+                        and len(session.last_obs.regions.get("e1", ())) == 1)
+        assert "a5" in session.last_obs.occluded
+    finally:
+        live.stop()

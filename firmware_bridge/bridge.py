@@ -317,7 +317,7 @@ class TableBox:
     def _on_event(self, msg: P.Event) -> None:
         if not self._hello.is_set() or self._foreign_boot(msg.boot_id):
             return  # before the handshake the boot is unknown: it will be resent
-        expected = (self.last_seq % 0xFFFF) + 1
+        expected = P.seq_next(self.last_seq)
         if msg.seq == expected:
             # Deliver it, then whatever already arrived behind it, and acknowledge the
             # last one (acknowledgements are cumulative).
@@ -325,7 +325,7 @@ class TableBox:
                 self.last_seq = msg.seq
                 self.stats["delivered"] += 1
                 self._deliver(msg)
-                nxt = self._early.pop((self.last_seq % 0xFFFF) + 1, None)
+                nxt = self._early.pop(P.seq_next(self.last_seq), None)
                 if nxt is None:
                     break
                 msg = nxt

@@ -141,33 +141,30 @@ def _int(token: str, what: str, limit: int = 0xFFFF) -> int:
 def parse(body: str) -> Message:
     t = body.split(" ")
     kind = t[0]
-    try:
-        if kind == "HELLO" and len(t) >= 3 and t[1] != str(PROTOCOL_VERSION):
-            # Another version's box (whatever shape its HELLO has there): named by its
-            # version and firmware, then refused; nothing else of it is read.
-            return Hello(_int(t[1], "protocol"), t[2][:20], "", 0, 0)
-        if kind == "HELLO" and len(t) == 8:
-            return Hello(_int(t[1], "protocol"), t[2][:20], _boot(t[3]),
-                         _int(t[4], "next seq"), _int(t[5], "acked"), _boot(t[6], "box id"),
-                         _int(t[7], "lost", 0xFFFFFFFF))
-        if kind == "HB" and len(t) == 7:
-            return Heartbeat(_boot(t[1]), _int(t[2], "uptime", 0xFFFFFFFF),
-                             _int(t[3], "acked"), _int(t[4], "pending"),
-                             _int(t[5], "next seq"), _int(t[6], "lost", 0xFFFFFFFF))
-        if kind in ("OK", "ERR") and len(t) in (2, 3):
-            req = None if t[1] == "-" else _int(t[1], "request")
-            return Reply(kind == "OK", req, t[2] if len(t) == 3 else None)
-        if kind == "EV" and len(t) >= 4:
-            boot, seq = _boot(t[1]), _int(t[2], "seq")
-            try:
-                return _event(boot, seq, t[3:])
-            except ProtocolError:
-                # A numbered event this host cannot read (a newer box, another button):
-                # it still takes its place in the sequence, to be acknowledged and
-                # skipped; an event never acknowledged would stall the stream for ever.
-                return Event(boot, seq, "UNKNOWN", text=" ".join(t[3:])[:40])
-    except ProtocolError:
-        raise
+    if kind == "HELLO" and len(t) >= 3 and t[1] != str(PROTOCOL_VERSION):
+        # Another version's box (whatever shape its HELLO has there): named by its
+        # version and firmware, then refused; nothing else of it is read.
+        return Hello(_int(t[1], "protocol"), t[2][:20], "", 0, 0)
+    if kind == "HELLO" and len(t) == 8:
+        return Hello(_int(t[1], "protocol"), t[2][:20], _boot(t[3]),
+                     _int(t[4], "next seq"), _int(t[5], "acked"), _boot(t[6], "box id"),
+                     _int(t[7], "lost", 0xFFFFFFFF))
+    if kind == "HB" and len(t) == 7:
+        return Heartbeat(_boot(t[1]), _int(t[2], "uptime", 0xFFFFFFFF),
+                         _int(t[3], "acked"), _int(t[4], "pending"),
+                         _int(t[5], "next seq"), _int(t[6], "lost", 0xFFFFFFFF))
+    if kind in ("OK", "ERR") and len(t) in (2, 3):
+        req = None if t[1] == "-" else _int(t[1], "request")
+        return Reply(kind == "OK", req, t[2] if len(t) == 3 else None)
+    if kind == "EV" and len(t) >= 4:
+        boot, seq = _boot(t[1]), _int(t[2], "seq")
+        try:
+            return _event(boot, seq, t[3:])
+        except ProtocolError:
+            # A numbered event this host cannot read (a newer box, another button):
+            # it still takes its place in the sequence, to be acknowledged and
+            # skipped; an event never acknowledged would stall the stream for ever.
+            return Event(boot, seq, "UNKNOWN", text=" ".join(t[3:])[:40])
     raise ProtocolError(f"not a protocol {PROTOCOL_VERSION} message: {body!r}")
 
 
@@ -232,6 +229,11 @@ def ping(request: int) -> bytes:
 def seq_after(a: int, b: int) -> bool:
     """Is sequence number ``a`` after ``b``, modulo 2^16 (0 is never used)?"""
     return a != b and ((a - b) & 0xFFFF) < 0x8000
+
+
+def seq_next(n: int) -> int:
+    """The event number after ``n`` (65535 is followed by 1: 0 is never used)."""
+    return n % 0xFFFF + 1
 
 
 def seq_gap(last: int, upto: int) -> int | None:

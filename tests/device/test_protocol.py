@@ -97,6 +97,7 @@ def test_sequence_numbers_wrap():
     assert P.seq_after(1, 65535)
     assert not P.seq_after(65535, 1)
     assert P.seq_after(5, 4) and not P.seq_after(4, 4)
+    assert (P.seq_next(7), P.seq_next(65535), P.seq_next(0)) == (8, 1, 1)
 
 
 @pytest.mark.parametrize(("last", "upto", "gap"), [

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Protocol
 
 from table.observation import Observation
 from table.quoting import quote
+from table.randomness import Die
 
 
 class ActionRefused(ValueError):
@@ -57,15 +58,27 @@ def check_player(v: object) -> str:
 # -- what the table is told ------------------------------------------------------------
 @dataclass(frozen=True)
 class DiceNeed:
-    """Dice the table must roll next: ``n`` dice of ``kind`` (a name the game's face
-    tables know) for ``player``."""
+    """Dice the table must roll next: ``n`` dice of ``kind`` (the name of the game's
+    ``Die``) for ``player``. ``command`` is the game's command that takes them typed in
+    (``{"do": command, "player": ..., "faces": [codes]}``); a screen offers the die's
+    faces to pick from."""
 
     player: str
     kind: str
     n: int
+    die: Die | None = None
+    command: str = "roll"
+    label: str = ""  # what a person reads ("initiative die"); the die's label without it
 
     def to_dict(self) -> dict[str, Any]:
-        return {"player": self.player, "kind": self.kind, "n": self.n}
+        out: dict[str, Any] = {"player": self.player, "kind": self.kind, "n": self.n,
+                               "command": self.command}
+        if self.die is not None:
+            out.update(label=self.label or self.die.label_for(self.n), sides=self.die.sides,
+                       faces=[f.to_dict() for f in self.die.distinct()])
+        else:
+            out["label"] = self.label or self.kind
+        return out
 
 
 @dataclass(frozen=True)
@@ -83,12 +96,16 @@ class Prompt:
     detail: dict[str, Any] = field(default_factory=dict)
     choices: tuple[dict[str, Any], ...] = ()  # per option: action, label, cells, minis
     proposal_label: str | None = None
+    # A card of its own for the step (a fight's damage to assign): a title, a line and
+    # rows of buttons, each an action. Choices shown in a card (or answered by the dice
+    # card) carry ``"card": True`` so a screen does not list them twice.
+    panel: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"step": self.step, "player": self.player, "text": self.text,
                 "options": list(self.options), "choices": list(self.choices),
                 "dice": [d.to_dict() for d in self.dice], "proposal": self.proposal,
-                "proposal_label": self.proposal_label, **self.detail}
+                "proposal_label": self.proposal_label, "panel": self.panel, **self.detail}
 
 
 class RulesEvent(Protocol):
@@ -264,6 +281,8 @@ class GameSystem(ABC):
     name: ClassVar[str]  # registry key, as in setups and logs (lower case, no spaces)
     title: ClassVar[str]  # what people read
     rules_version: ClassVar[str]  # which rules text and engine revision a game record used
+    piece_word: ClassVar[str] = "piece"  # what a setup page calls one ("miniature")
+    force_word: ClassVar[str] = "force"  # and a player's set of them ("warband")
 
     @abstractmethod
     def referee(self, setup: Any, catalog: Any | None = None) -> Referee:
@@ -290,4 +309,10 @@ class GameSystem(ABC):
         raise SetupRefused(f"{self.title} has no force files: name the pieces in a setup")
 
     def describe(self) -> dict[str, Any]:
+        """Which game and rules (game records, screens)."""
         return {"name": self.name, "title": self.title, "rules_version": self.rules_version}
+
+    def setup_info(self) -> dict[str, Any]:
+        """What a setup page needs to offer the game: its words and a sample force."""
+        return {**self.describe(), "piece_word": self.piece_word,
+                "force_word": self.force_word, "sample": self.sample_forces()}

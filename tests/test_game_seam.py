@@ -6,7 +6,6 @@ typed actions, undo, a correction, the SQLite log, a resume, the dashboard's API
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -16,21 +15,6 @@ from table.observation import Observation, ObservedBase
 from table.session import CommandError, GameLog, Session, Setup
 
 from .toygame import State
-
-
-@pytest.fixture
-def track_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Track installed the way a game package is: a distribution whose metadata
-    declares the entry point, found on ``sys.path`` by ``importlib.metadata``."""
-    dist = tmp_path / "site" / "tablesight_track-0.1.dist-info"
-    dist.mkdir(parents=True)
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tablesight-track\n"
-                                   "Version: 0.1\n")
-    (dist / "entry_points.txt").write_text("[tablesight.games]\ntrack = tests.toygame:SYSTEM\n")
-    monkeypatch.syspath_prepend(str(tmp_path / "site"))  # undone after the test
-    registry.systems.cache_clear()
-    yield
-    registry.systems.cache_clear()
 
 
 def seen(state: State, frame: int, moved: dict[str, str] | None = None) -> Observation:
@@ -115,8 +99,9 @@ def test_a_whole_game_of_track_through_the_session(track_installed, tmp_path) ->
     s.observe(seen(s.state, frame + 1))
     snap = s.snapshot()
     json.dumps(snap)  # a screen can take it whole
-    assert snap["game"]["name"] == "track" and snap["minis"][0] == {"ref": "p1#0",
-                                                                      "cell": "s3"}
+    assert snap["game"]["name"] == "track"
+    assert snap["board"]["pieces"][0]["ref"] == "p1#0"
+    assert snap["board"]["pieces"][0]["region"] == "s3"
     # The log replays to the same state, in a new process's session.
     again = Session.resume(GameLog(tmp_path / "games.db"))
     assert again.state == s.state and again.system.name == "track"
@@ -147,7 +132,8 @@ def test_the_dashboard_api_offers_and_starts_any_installed_game(track_installed,
     r = post(c, "/api/games", {"system": "track", "warbands": {"p1": ["Pawn"] * 3,
                                                                "p2": ["Pawn"]}})
     assert r.status_code == 201, r.get_json()
-    assert c.get("/api/state").get_json()["minis"][2] == {"ref": "p1#2", "cell": None}
+    third = c.get("/api/state").get_json()["board"]["pieces"][2]
+    assert third["ref"] == "p1#2" and third["region"] is None and third["zone"] == "waiting"
     r = post(c, "/api/games", {"system": "track", "warbands": {"p1": ["Queen"],
                                                                "p2": ["Pawn"]}})
     assert r.status_code == 400 and "one to four 'Pawn'" in r.get_json()["error"]

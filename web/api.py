@@ -150,7 +150,7 @@ def logout() -> Any:
 @bp.get("/systems")
 def systems() -> Any:
     """The installed games, for the setup page."""
-    return jsonify([g.describe() for g in registry.systems().values()])
+    return jsonify([g.setup_info() for g in registry.systems().values()])
 
 
 @bp.get("/catalog")

@@ -21,6 +21,8 @@ class Dreamblade(GameSystem):
     # The 2006 rulebook and quick rules as ``docs/rules/dreamblade.md`` reads them, and
     # this engine's revision of that reading.
     rules_version: ClassVar[str] = "dreamblade-2006/engine-2"
+    piece_word: ClassVar[str] = "miniature"
+    force_word: ClassVar[str] = "warband"
 
     def game(self, setup: Any, catalog: Catalog | None = None) -> Game:
         """The static game for a setup; ``SetupError``/``CatalogError`` naming the

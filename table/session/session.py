@@ -273,7 +273,7 @@ class Session:
                 "follow_camera": self.follow_camera,
                 "health": dict(self.health),
                 "history": self.history[-HISTORY_SHOWN:],
-                "board": None if self.last_obs is None else self.last_obs.to_dict(),
+                "seen": None if self.last_obs is None else self.last_obs.to_dict(),
                 "can_undo": bool(self.ops),
                 "undo_label": self._op_text(self.ops[-1]) if self.ops else None,
             }

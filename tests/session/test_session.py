@@ -222,7 +222,10 @@ def test_attack_dice_come_from_the_box_and_the_count_is_told() -> None:
              {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3"}, phase=Phase.ACTION, active="p1")
     s.device(DeviceEvent("button", 0.0, "p1", button="strike"))
     need = s.dice_needed()
-    assert [d.to_dict() for d in need] == [{"player": "p1", "kind": "attack", "n": 4}]
+    assert [(d.player, d.kind, d.n) for d in need] == [("p1", "attack", 4)]
+    told = need[0].to_dict()
+    assert told["label"] == "attack dice" and told["sides"] == 6 and told["command"] == "roll"
+    assert [f["label"] for f in told["faces"]] == ["1", "2", "3", "miss", "blade"]
     assert s.prompt().text == "Player 1: roll 4 attack dice for the fight in c3"
     out = s.device(DeviceEvent("roll", 0.0, "p2", roll_kind="attack", faces=(1, 1, 1, 1)))
     assert any("Player 1's roll" in e.data.get("message", "") for e in out)

@@ -19,8 +19,10 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from table.device import DeviceEvent
+from table.drawing import Board, Piece, Region, Zone, frame_of, hexagon
 from table.observation import Observation
 from table.quoting import quote
+from table.randomness import FaceError, numbered, read_faces
 from table.stickers import Stickers
 from table.system import (
     ActionRefused,
@@ -41,6 +43,7 @@ from table.system import (
 SPACES = tuple(f"s{i}" for i in range(6))
 HOME = SPACES[-1]
 PLAYERS = ("p1", "p2")
+D6 = numbered(6)
 
 
 # -- actions: value objects with a string form --------------------------------------------
@@ -226,16 +229,24 @@ class TrackReferee(Referee):
     def dice_needed(self, state: State) -> tuple[DiceNeed, ...]:
         if state.winner or state.roll is not None:
             return ()
-        return (DiceNeed(state.active, "d6", 1),)
+        return (DiceNeed(state.active, "d6", 1, D6, "die"),)
 
     def commands(self) -> dict[str, Any]:
         return {"die": self._cmd_die}
 
     def _cmd_die(self, t: Table, cmd: dict[str, Any], source: str, out: Out) -> None:
+        """``{"do": "die", "player": "p1", "die": 4}``, or ``"faces": ["4"]`` as a
+        screen's dice card sends it."""
         player = check_player(cmd.get("player"))
-        die = cmd.get("die")
-        if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-            raise CommandRefused("die: 1 to 6")
+        if "faces" in cmd:
+            try:
+                die = int(read_faces(D6, cmd["faces"], 1)[0].code)
+            except FaceError as e:
+                raise CommandRefused(str(e)) from None
+        else:
+            die = cmd.get("die")
+            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+                raise CommandRefused("die: 1 to 6")
         t.play(RollDie(player, die), source, out)
         t.after_change(out)
 
@@ -289,10 +300,22 @@ class TrackReferee(Referee):
         return replace(state, where=tuple(where))
 
     def view(self, state: State) -> dict[str, Any]:
-        return {"map": {"spaces": list(SPACES)}, "state": state.to_dict(),
-                "minis": [{"ref": r, "cell": w} for r, w in
-                          zip(state.pawns, state.where, strict=True)],
-                "score": {"winner": state.winner}}
+        """The track as a row of hexes (35 mm apart), the pawns on it or waiting."""
+        regions = tuple(Region(s, hexagon(40 + 61 * i, 40 + (20 if i % 2 else 0), 35),
+                               s, fill="#2e5e2e" if s == HOME else None)
+                        for i, s in enumerate(SPACES))
+        pieces = tuple(Piece(r, r[:2], f"pawn {r[3:]}", region=w,
+                             zone=None if w else "waiting")
+                       for r, w in zip(state.pawns, state.where, strict=True))
+        board = Board(frame_of(regions, 4), regions, pieces, (Zone("waiting", "waiting"),))
+        home = {p: sum(1 for r, w in zip(state.pawns, state.where, strict=True)
+                       if w == HOME and r[:2] == p) for p in PLAYERS}
+        return {"board": board.to_dict(), "state": state.to_dict(),
+                "score": {"title": "Pawns home",
+                          "players": {p: {"value": home[p], "label": "home",
+                                          "of": sum(1 for r in state.pawns if r[:2] == p)}
+                                      for p in PLAYERS},
+                          "lines": [], "winner": state.winner}}
 
 
 class Track(GameSystem):

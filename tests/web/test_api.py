@@ -56,15 +56,18 @@ def test_the_page_carries_the_csrf_token(client) -> None:
     r = client.get("/")
     assert r.status_code == 200
     assert re.search(rb'name="csrf-token" content="[^"]{20,}"', r.data)
-    assert b'aria-label="The dreamscape"' in r.data
+    assert b'aria-label="The board"' in r.data
 
 
 def test_state_has_board_prompt_score_and_map(client) -> None:
     d = client.get("/api/state").get_json()
     assert d["prompt"]["step"] == "initiative"
-    assert d["map"]["cells"]["e1"]["portal"] == "p1"
-    assert d["map"]["cells"]["b4"]["scoring"] == {"p1": 5}
-    assert len(d["minis"]) == 32 and d["score"]["turns_won"] == {"p1": 0, "p2": 0}
+    regions = {r["id"]: r for r in d["board"]["regions"]}
+    assert len(regions) == 25 and regions["e1"]["fill"] == "p1"  # p1's portal
+    assert regions["b4"]["marks"] == [{"text": "5", "color": "p1",
+                                       "title": "Ann scores 5 here"}]
+    assert len(d["board"]["pieces"]) == 32
+    assert {p: v["value"] for p, v in d["score"]["players"].items()} == {"p1": 0, "p2": 0}
 
 
 def test_commands_play_and_refusals_are_400_with_the_reason(client, session: Session) -> None:

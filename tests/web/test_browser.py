@@ -90,7 +90,7 @@ def test_a_short_game_through_the_dashboard(table, page: Page) -> None:
         expect(prompt).to_contain_text(f"Ann rolled {p1_die}")
         p2_die = 6 if p1_die != 6 else 5
         with page.expect_response("**/api/command"):
-            page.click(f'button[data-init="p2"][data-die="{p2_die}"]')
+            page.click(f'button[data-die-for="p2"][data-face="{p2_die}"]')
     expect(prompt).to_contain_text("spawn phase")
     shot(page, "01-spawn-prompt")
     first = session.state.active
@@ -160,7 +160,7 @@ def test_the_combat_helper_shows_what_damage_would_do(tmp_path: Path, page: Page
         expect(page.locator("#prompt")).to_contain_text("strike in c3")
         page.click('button[data-action="p1 attack c3 p1#0 p1#1"]')
         expect(page.locator("#dice")).to_contain_text("rolls 4 attack dice")
-        for f in ("1", "1", "miss", "miss"):
+        for f in ("1", "1", "M", "M"):
             page.click(f'button[data-face="{f}"]')
         page.click('button[data-roll="p1"]')
         helper = page.locator("#combat")

@@ -6,6 +6,7 @@
 
 const csrf = document.querySelector('meta[name="csrf-token"]').content;
 let snap = null;
+let systems = []; // the installed games (/api/systems): their words and sample forces
 let faces = [];
 let refreshTimer = null;
 let selected = null; // {cell} or {mini}: what a click on the board picked
@@ -77,13 +78,17 @@ function connect() {
 // -- words ---------------------------------------------------------------------------------
 const nameOf = (p) => (snap.setup.names || {})[p] || p; // raw text: escape where drawn
 const playerName = (p) => esc(nameOf(p));
-const miniOf = (ref) => snap.minis.find((m) => m.ref === ref);
+const pieces = () => snap.board.pieces;
+const pieceOf = (ref) => pieces().find((m) => m.ref === ref);
 const boxOk = () => Boolean((snap.health || {}).box && snap.health.box.ok);
 
 function colors() {
   const c = snap.setup.colors || {};
   return { p1: safeColor(c.p1), p2: safeColor(c.p2) };
 }
+
+// A colour the board model names: a player's (chosen at setup) or #rrggbb.
+const paint = (c) => (c === "p1" || c === "p2" ? colors()[c] : safeColor(c));
 
 // A name that fits a chip: whole words while they fit, the full name in a tooltip.
 function fitName(name, room) {
@@ -96,16 +101,10 @@ function fitName(name, room) {
   return (out || name.slice(0, room - 1)) + "…";
 }
 
-function describeMini(m) {
+function describePiece(m) {
   let text = `<b class="${esc(m.player)}">${playerName(m.player)}'s ${esc(m.label)}</b>`;
-  if (m.kind === "creature") {
-    text += ` — ${m.damage} damage of ${m.life} life, defense ${m.defense}, power ${m.power}`;
-  } else text += " — location";
-  const states = [];
-  if (m.engaged) states.push("engaged");
-  if (m.at_risk) states.push("to be disrupted or destroyed");
-  if (m.disrupted) states.push("disrupted: to be placed");
-  if (states.length) text += ` <span class="state">(${states.join(", ")})</span>`;
+  if (m.details) text += ` — ${esc(m.details)}`;
+  if (m.states.length) text += ` <span class="state">(${esc(m.states.join(", "))})</span>`;
   return text;
 }
 
@@ -113,7 +112,7 @@ function describeMini(m) {
 function render() {
   if (!snap) return;
   document.body.dataset.gameId = snap.game_id ?? "";
-  if (selected && selected.mini && !miniOf(selected.mini)) selected = null;
+  if (selected && selected.mini && !pieceOf(selected.mini)) selected = null;
   renderPrompt();
   renderBanners();
   renderHealth();
@@ -122,7 +121,7 @@ function render() {
   renderZones();
   renderScore();
   renderDice();
-  renderCombat();
+  renderPanel();
   renderOptions();
   renderHistory();
   $("follow").checked = snap.follow_camera;
@@ -181,7 +180,7 @@ function renderHealth() {
   }).join("");
 }
 
-// The cells and miniatures the current choices involve: what a click can pick.
+// The regions and pieces the current choices involve: what a click can pick.
 function choosable() {
   const cells = new Set();
   const minis = new Set();
@@ -192,79 +191,169 @@ function choosable() {
   return { cells, minis };
 }
 
+// -- geometry of the board model (map millimetres) ----------------------------------------
+function bbox(outline) {
+  const xs = outline.map((p) => p[0]);
+  const ys = outline.map((p) => p[1]);
+  const x0 = Math.min(...xs), y0 = Math.min(...ys);
+  return { x0, y0, x1: Math.max(...xs), y1: Math.max(...ys),
+           w: Math.max(...xs) - x0, h: Math.max(...ys) - y0 };
+}
+
+// Where a horizontal line at y crosses a convex outline: [left, right], or null.
+function rowSpan(outline, y) {
+  const xs = [];
+  for (let i = 0; i < outline.length; i++) {
+    const [ax, ay] = outline[i];
+    const [bx, by] = outline[(i + 1) % outline.length];
+    if (ay === by) { if (ay === y) xs.push(ax, bx); continue; }
+    if ((y - ay) * (y - by) <= 0) xs.push(ax + (bx - ax) * (y - ay) / (by - ay));
+  }
+  return xs.length ? [Math.min(...xs), Math.max(...xs)] : null;
+}
+
+// The widest stretch of an outline between two heights (a chip's band inside a hex).
+function bandSpan(outline, y0, y1) {
+  const a = rowSpan(outline, y0), b = rowSpan(outline, y1);
+  if (!a || !b) return null;
+  const s = [Math.max(a[0], b[0]), Math.min(a[1], b[1])];
+  return s[1] > s[0] ? s : null;
+}
+
+const points = (outline) => outline.map((p) => `${p[0]},${p[1]}`).join(" ");
+
 function renderBoard() {
   const svg = $("board");
-  const cell = 112;
-  const m = snap.map;
-  const byCell = {};
-  for (const mini of snap.minis) {
-    if (mini.cell) (byCell[mini.cell] ||= []).push(mini);
+  const b = snap.board;
+  const byRegion = {};
+  for (const piece of b.pieces) {
+    if (piece.region) (byRegion[piece.region] ||= []).push(piece);
   }
-  const col = colors();
   const can = choosable();
+  // Text is sized to the regions (a 110 mm cell was drawn at 112 units before): so a
+  // hex map's small hexes and a big grid's cells both read at the same screen size.
+  const holders = b.regions.filter((r) => r.holds_pieces).map((r) => bbox(r.outline).w);
+  const k = (holders.length ? Math.min(...holders) : b.frame[2] / 5) / 112;
   // On a small screen (a phone: the board ~370 px wide) fewer, larger chips: their text
-  // stays ~13 px tall; the cell's full list is one tap away.
+  // stays ~13 px tall; the region's full list is one tap away.
   const compact = svg.clientWidth > 0 && svg.clientWidth < 520;
   const chip = compact ? { h: 25, gap: 2, font: 19, room: 10, max: 3 }
     : { h: 19, gap: 2, font: 14, room: 15, max: 4 };
   let out = "";
-  for (const [name, c] of Object.entries(m.cells)) {
-    const x = c.column * cell;
-    const y = (m.rows - c.row) * cell;
-    const here = byCell[name] || [];
-    const engaged = here.some((a) => a.engaged);
-    const picked = selected && (selected.cell === name ||
-      (selected.mini && miniOf(selected.mini)?.cell === name));
-    const fill = c.portal ? col[c.portal] + "55" : engaged ? "#5a1f1f" : "#1c232b";
-    const cls = ["cell", can.cells.has(name) ? "choosable" : "", picked ? "picked" : ""];
-    out += `<g class="${cls.join(" ")}" data-cell="${esc(name)}" role="button" ` +
-      `aria-label="cell ${esc(name)}${here.length ? ": " + here.map((a) =>
+  for (const r of b.regions) {
+    const box = bbox(r.outline);
+    const here = byRegion[r.id] || [];
+    const picked = selected && (selected.cell === r.id ||
+      (selected.mini && pieceOf(selected.mini)?.region === r.id));
+    const fill = r.fill ? paint(r.fill) + "55" : r.alert ? "#5a1f1f" : "#1c232b";
+    const cls = ["cell", can.cells.has(r.id) ? "choosable" : "", picked ? "picked" : ""];
+    out += `<g class="${cls.join(" ")}" data-cell="${esc(r.id)}" role="button" ` +
+      `aria-label="${esc(r.label || r.id)}${here.length ? ": " + here.map((a) =>
         esc(`${nameOf(a.player)}'s ${a.label}`)).join(", ") : ""}">`;
-    out += `<rect class="cell-bg" x="${x + 2}" y="${y + 2}" width="${cell - 4}" ` +
-      `height="${cell - 4}" rx="8" fill="${fill}" stroke-width="${engaged ? 4 : 2}" ` +
-      `stroke="${engaged ? "#ff4d4d" : "#3a4654"}"/>`;
-    out += `<text x="${x + 8}" y="${y + 21}" font-size="17" fill="${engaged ? "#ff8080"
-      : "#9fb0c0"}">${esc(name)}${engaged ? " ⚔" : ""}</text>`;
-    if (engaged) out += "<title>engaged: creatures of both players fight here</title>";
-    let sx = x + cell - 8;
-    for (const p of ["p2", "p1"]) {
-      const v = c.scoring[p];
-      if (v) {
-        out += `<text x="${sx}" y="${y + 22}" font-size="20" font-weight="800" ` +
-          `text-anchor="end" fill="${col[p]}">${Number(v)}</text>`;
-        sx -= 22;
-      }
+    // Inset the outline toward its centre so neighbours keep a gap between them.
+    const cx = (box.x0 + box.x1) / 2, cy = (box.y0 + box.y1) / 2;
+    const inset = r.outline.map(([x, y]) => [x + Math.sign(cx - x) * 2 * k,
+                                             y + Math.sign(cy - y) * 2 * k]);
+    out += `<polygon class="cell-bg" points="${points(inset)}" fill="${fill}" ` +
+      `stroke-linejoin="round" stroke-width="${(r.alert ? 4 : 2) * k}" ` +
+      `stroke="${r.alert ? "#ff4d4d" : "#3a4654"}"/>`;
+    const top = box.y0 + 21 * k;
+    const span = rowSpan(r.outline, top) || [box.x0, box.x1];
+    if (r.label) {
+      out += `<text x="${span[0] + 8 * k}" y="${top}" font-size="${17 * k}" ` +
+        `fill="${r.alert ? "#ff8080" : "#9fb0c0"}">${esc(r.label)}` +
+        `${r.alert ? " " + esc(r.alert.symbol) : ""}</text>`;
     }
-    const shown = here.length > chip.max ? here.slice(0, chip.max - 1) : here;
-    shown.forEach((mini, i) => {
-      const yy = y + 27 + i * (chip.h + chip.gap);
-      const pick = selected && selected.mini === mini.ref;
-      const dmg = mini.damage ? 1 : 0;
-      out += `<g class="mini${pick ? " picked" : ""}${can.minis.has(mini.ref) ? " choosable" : ""}" ` +
-        `data-ref="${esc(mini.ref)}" role="button"><title>${esc(
-          `${nameOf(mini.player)}'s ${mini.label}` +
-          (mini.kind === "creature" ? ` (${mini.damage}/${mini.life} damage)` : ""))}</title>` +
-        `<rect x="${x + 5}" y="${yy}" width="${cell - 10}" height="${chip.h}" rx="4" ` +
-        `fill="${col[mini.player]}" stroke="${mini.disrupted || mini.at_risk ? "#fff" : "none"}" ` +
-        `stroke-dasharray="${mini.disrupted ? "4 3" : "none"}" stroke-width="2"/>` +
-        chipText(fitName(mini.label, chip.room - 3 * dmg), x + 9, yy + chip.h * 0.74,
-          chip.font, cell - 18 - (dmg ? chip.h : 0));
-      if (dmg) {  // damage at a glance: a red badge with the count
-        const r = chip.h / 2;
-        out += `<circle cx="${x + cell - 5 - r}" cy="${yy + r}" r="${r}" fill="#b00020"/>` +
-          `<text x="${x + cell - 5 - r}" y="${yy + r * 1.45}" font-size="${chip.font}" ` +
-          `font-weight="800" text-anchor="middle" fill="#fff">${Number(mini.damage)}</text>`;
-      }
-      out += "</g>";
+    if (r.alert) out += `<title>${esc(r.alert.text)}</title>`;
+    let sx = span[1] - 8 * k;
+    for (const m of r.marks.slice().reverse()) {
+      out += `<text x="${sx}" y="${box.y0 + 22 * k}" font-size="${20 * k}" ` +
+        `font-weight="800" text-anchor="end" fill="${paint(m.color)}">` +
+        `${m.title ? `<title>${esc(m.title)}</title>` : ""}${esc(m.text)}</text>`;
+      sx -= (m.text.length * 12 + 10) * k;
+    }
+    // Chips, one per piece, top to bottom while they fit inside the outline.
+    const h = chip.h * k, gap = chip.gap * k;
+    const rows = [];
+    for (let yy = box.y0 + 27 * k; yy + h <= box.y1 - 4 * k && rows.length < chip.max;
+         yy += h + gap) {
+      const band = bandSpan(r.outline, yy, yy + h);
+      if (band) rows.push([yy, band[0] + 5 * k, band[1] - 5 * k]);
+    }
+    const shown = here.length > rows.length ? here.slice(0, Math.max(rows.length - 1, 0))
+      : here;
+    shown.forEach((piece, i) => {
+      const [yy, x0, x1] = rows[i];
+      out += chipOf(piece, x0, yy, x1 - x0, h, chip, k, can);
     });
     if (here.length > shown.length) {
-      out += `<text x="${x + 8}" y="${y + cell - 7}" font-size="${compact ? 19 : 15}" ` +
+      const [yy, x0] = rows.length ? rows[rows.length - 1] : [box.y1 - 20 * k, box.x0 + 8 * k];
+      out += `<text x="${x0 + 3 * k}" y="${yy + h * 0.8}" font-size="${(compact ? 19 : 15) * k}" ` +
         `font-weight="700" fill="#fff">+${here.length - shown.length} more</text>`;
     }
     out += "</g>";
   }
-  svg.setAttribute("viewBox", `0 0 ${m.columns * cell} ${m.rows * cell}`);
+  // Pieces at a point (free placement): discs of their size, the top one drawn last.
+  const loose = b.pieces.filter((p) => p.at).sort((a, c) => a.layer - c.layer);
+  for (const piece of loose) out += discOf(piece, k, can);
+  for (const ln of b.lines) {
+    out += `<line x1="${ln.a[0]}" y1="${ln.a[1]}" x2="${ln.b[0]}" y2="${ln.b[1]}" ` +
+      `stroke="${paint(ln.color)}" stroke-width="${3 * k}" ` +
+      `${ln.dashed ? `stroke-dasharray="${8 * k} ${5 * k}"` : ""}/>`;
+    if (ln.label) {
+      out += `<text x="${(ln.a[0] + ln.b[0]) / 2}" y="${(ln.a[1] + ln.b[1]) / 2 - 6 * k}" ` +
+        `font-size="${16 * k}" font-weight="700" text-anchor="middle" ` +
+        `fill="${paint(ln.color)}">${esc(ln.label)}</text>`;
+    }
+  }
+  svg.setAttribute("viewBox", b.frame.join(" "));
   svg.innerHTML = out;
+}
+
+function pieceTitle(p) {
+  return `<title>${esc(`${nameOf(p.player)}'s ${p.label}` +
+    (p.details ? ` (${p.details})` : ""))}</title>`;
+}
+
+function chipOf(piece, x, y, w, h, chip, k, can) {
+  const col = colors();
+  const pick = selected && selected.mini === piece.ref;
+  const badge = piece.badge ? 1 : 0;
+  let out = `<g class="mini${pick ? " picked" : ""}${can.minis.has(piece.ref) ? " choosable" : ""}" ` +
+    `data-ref="${esc(piece.ref)}" role="button">${pieceTitle(piece)}` +
+    `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="${4 * k}" ` +
+    `fill="${col[piece.player] || "#888888"}" stroke="${piece.outline ? "#fff" : "none"}" ` +
+    `stroke-dasharray="${piece.outline === "dashed" ? `${4 * k} ${3 * k}` : "none"}" ` +
+    `stroke-width="${2 * k}"/>` +
+    chipText(fitName(piece.label, chip.room - 3 * badge), x + 4 * k, y + h * 0.74,
+      chip.font * k, w - 8 * k - (badge ? h : 0));
+  if (badge) {  // a count at a glance (damage): a red badge
+    const r = h / 2;
+    out += `<circle cx="${x + w - r}" cy="${y + r}" r="${r}" fill="#b00020"/>` +
+      `<text x="${x + w - r}" y="${y + r * 1.45}" font-size="${chip.font * k}" ` +
+      `font-weight="800" text-anchor="middle" fill="#fff">${Number(piece.badge)}</text>`;
+  }
+  return out + "</g>";
+}
+
+function discOf(piece, k, can) {
+  const col = colors();
+  const pick = selected && selected.mini === piece.ref;
+  const [x, y] = piece.at;
+  const r = piece.diameter / 2;
+  let out = `<g class="mini${pick ? " picked" : ""}${can.minis.has(piece.ref) ? " choosable" : ""}" ` +
+    `data-ref="${esc(piece.ref)}" role="button">${pieceTitle(piece)}` +
+    `<circle cx="${x}" cy="${y}" r="${r}" fill="${col[piece.player] || "#888888"}" ` +
+    `stroke="${piece.outline || pick ? "#fff" : "#000"}" stroke-width="${2 * k}" ` +
+    `stroke-dasharray="${piece.outline === "dashed" ? `${4 * k} ${3 * k}` : "none"}"/>` +
+    chipText(fitName(piece.label, Math.max(4, Math.round(piece.diameter / (7 * k)))),
+      x - r * 0.8, y + 5 * k, 14 * k, r * 1.6);
+  if (piece.badge) {
+    out += `<circle cx="${x + r * 0.7}" cy="${y - r * 0.7}" r="${9 * k}" fill="#b00020"/>` +
+      `<text x="${x + r * 0.7}" y="${y - r * 0.7 + 5 * k}" font-size="${13 * k}" ` +
+      `font-weight="800" text-anchor="middle" fill="#fff">${Number(piece.badge)}</text>`;
+  }
+  return out + "</g>";
 }
 
 // A chip's label, squeezed to its room when the font's glyphs run wide.
@@ -278,52 +367,60 @@ function chipText(text, x, y, font, room) {
 function renderCellInfo() {
   const el = $("cell-info");
   if (!selected) { el.hidden = true; return; }
-  const mini = selected.mini ? miniOf(selected.mini) : null;
-  const cellName = selected.cell || (mini && mini.cell);
+  const piece = selected.mini ? pieceOf(selected.mini) : null;
+  const where = selected.cell || (piece && piece.region);
   let html;
-  if (cellName) {
-    const here = snap.minis.filter((m) => m.cell === cellName);
-    html = `<h2>In ${esc(cellName)}</h2>` + (here.length
+  if (where) {
+    const region = snap.board.regions.find((r) => r.id === where);
+    const here = pieces().filter((m) => m.region === where);
+    html = `<h2>In ${esc(region ? region.label || region.id : where)}</h2>` + (here.length
       ? "<ul>" + here.map((m) => `<li class="${m.ref === selected.mini ? "picked" : ""}">` +
         `<button type="button" class="linkish" data-pick="${esc(m.ref)}">` +
-        `${describeMini(m)}</button></li>`).join("") + "</ul>"
+        `${describePiece(m)}</button></li>`).join("") + "</ul>"
       : "<p>Empty.</p>");
   } else {
-    html = `<h2>${esc(mini.zone)}</h2><p>${describeMini(mini)}</p>`;
+    const zone = snap.board.zones.find((z) => z.id === piece.zone);
+    html = `<h2>${esc(zone ? zone.label : "off the board")}</h2><p>${describePiece(piece)}</p>`;
   }
   el.innerHTML = html + `<button type="button" data-unpick>Close</button>`;
   el.hidden = false;
 }
 
 function renderZones() {
-  const zone = (p, z) => snap.minis.filter((m) => m.player === p && m.zone === z);
-  $("zones").innerHTML = ["p1", "p2"].map((p) => {
-    const list = (z) => zone(p, z).map((m) => `<button type="button" class="chip ${esc(p)}` +
-      `${selected && selected.mini === m.ref ? " picked" : ""}" data-pick="${esc(m.ref)}">` +
-      `${esc(m.label)} <small>(${Number(m.cost)})</small></button>`).join(" ") || "—";
-    return `<div><b class="${esc(p)}">${playerName(p)}</b>` +
-      `<div class="zone">reserves: ${list("reserves")}</div>` +
-      `<div class="zone">graveyard: ${list("graveyard")}</div></div>`;
+  const zones = snap.board.zones;
+  const el = $("zones");
+  el.hidden = !zones.length;
+  el.innerHTML = ["p1", "p2"].map((p) => {
+    const list = (z) => pieces().filter((m) => m.player === p && m.zone === z)
+      .map((m) => `<button type="button" class="chip ${esc(p)}` +
+        `${selected && selected.mini === m.ref ? " picked" : ""}" data-pick="${esc(m.ref)}">` +
+        `${esc(m.label)}${m.note ? ` <small>(${esc(m.note)})</small>` : ""}</button>`)
+      .join(" ") || "—";
+    return `<div><b class="${esc(p)}">${playerName(p)}</b>` + zones.map((z) =>
+      `<div class="zone">${esc(z.label)}: ${list(z.id)}</div>`).join("") + "</div>";
   }).join("");
 }
 
 function renderScore() {
   const s = snap.score;
-  const st = snap.state;
-  const track = (p) => `<div class="track ${p}" aria-label="${playerName(p)} has won ` +
-    `${Number(s.turns_won[p])} turns">` + Array.from({ length: 6 }, (_, i) =>
-    `<span class="${i < s.turns_won[p] ? "won" : ""}"></span>`).join("") + "</div>";
-  const last = s.conquest.length ? s.conquest[s.conquest.length - 1] : null;
-  $("score").innerHTML = `<h2>Score · turn ${Number(st.turn)}</h2>` +
-    ["p1", "p2"].map((p) => `<div><b class="${p}">${playerName(p)}</b> ` +
-      `<span class="big" data-turns-won="${p}">${Number(s.turns_won[p])}</span> / 6` +
-      `${track(p)}</div>`).join("") +
-    (last ? `<div>last conquest (turn ${Number(last.turn)}): ${playerName("p1")} ` +
-      `${Number(last.points.p1)} – ${playerName("p2")} ${Number(last.points.p2)} → ` +
-      `${last.winner ? playerName(last.winner) : "tie"}</div>` : "") +
+  const el = $("score");
+  el.hidden = !s || !s.players;
+  if (el.hidden) { el.innerHTML = ""; return; }
+  const track = (p, v) => v.of && v.of <= 12 ? `<div class="track ${esc(p)}" ` +
+    `aria-label="${playerName(p)}: ${Number(v.value)} ${esc(v.label)} of ${Number(v.of)}">` +
+    Array.from({ length: v.of }, (_, i) =>
+      `<span class="${i < v.value ? "won" : ""}"></span>`).join("") + "</div>" : "";
+  el.innerHTML = `<h2>${esc(s.title || "Score")}</h2>` +
+    Object.entries(s.players).map(([p, v]) => `<div><b class="${esc(p)}">${playerName(p)}` +
+      `</b> <span class="big" data-score="${esc(p)}">${Number(v.value)}</span>` +
+      `${v.of ? ` / ${Number(v.of)}` : ""} <small>${esc(v.label)}</small>${track(p, v)}</div>`)
+      .join("") +
+    (s.lines || []).map((l) => `<div>${esc(l)}</div>`).join("") +
     (s.winner ? `<div class="big" id="winner">${playerName(s.winner)} wins!</div>` : "");
 }
 
+// Dice: each need offers its die's faces. One die a player rolls alone (initiative) is
+// sent at the first tap; several are entered face by face, then submitted.
 function renderDice() {
   const p = snap.prompt;
   const el = $("dice");
@@ -333,47 +430,36 @@ function renderDice() {
   const how = boxOk() ? "roll on the table box, or enter the roll here"
     : "no table box: enter the roll here";
   for (const d of p.dice) {
-    const what = p.step === "wail" ? "six-sided dice (Wail)"
-      : d.kind === "init" ? "initiative die" : "attack dice";
     html += `<div><b class="${esc(d.player)}">${playerName(d.player)}</b> rolls ` +
-      `<span class="big">${Number(d.n)}</span> ${what}: ${how}</div>`;
-    if (d.kind === "init") {
-      html += `<div class="faces">` + [1, 2, 3, 4, 5, 6].map((f) =>
-        `<button data-init="${esc(d.player)}" data-die="${f}" ` +
-        `aria-label="${playerName(d.player)} rolled ${f}">${f}</button>`).join("") + "</div>";
+      `<span class="big">${Number(d.n)}</span> ${esc(d.label)}: ${how}</div>`;
+    const faceList = d.faces || [];
+    if (d.n === 1) {
+      html += `<div class="faces">` + faceList.map((f) =>
+        `<button data-die-for="${esc(d.player)}" data-command="${esc(d.command)}" ` +
+        `data-face="${esc(f.code)}" aria-label="${playerName(d.player)} rolled ` +
+        `${esc(f.label)}">${esc(f.label)}</button>`).join("") + "</div>";
     } else {
-      html += `<div class="faces">` + ["1", "2", "3", "miss", "blade"].map((f) =>
-        `<button data-face="${f}">${f}</button>`).join("") +
-        `</div><div>entered: <b id="faces">${esc(faces.join(" ")) || "—"}</b> ` +
-        `<button data-roll="${esc(d.player)}" ${faces.length ? "" : "disabled"}>` +
-        "Submit roll</button> <button data-clear-faces>Clear</button></div>";
+      html += `<div class="faces">` + faceList.map((f) =>
+        `<button data-face="${esc(f.code)}" title="${esc(f.label)}">${esc(f.label)}</button>`)
+        .join("") + `</div><div>entered: <b id="faces">${esc(faces.join(" ")) || "—"}</b> ` +
+        `<button data-roll="${esc(d.player)}" data-command="${esc(d.command)}" ` +
+        `${faces.length ? "" : "disabled"}>Submit roll</button> ` +
+        "<button data-clear-faces>Clear</button></div>";
     }
   }
   el.innerHTML = html;
 }
 
-function renderCombat() {
-  const p = snap.prompt;
+// A step's own card (a fight's damage to assign): rows of action buttons.
+function renderPanel() {
+  const panel = snap.prompt.panel;
   const el = $("combat");
-  if (!p.targets) { el.innerHTML = ""; el.hidden = true; return; }
+  if (!panel) { el.innerHTML = ""; el.hidden = true; return; }
   el.hidden = false;
-  let html = `<h2>Combat in ${esc(p.cell)}</h2><div>${Number(p.damage_left)} damage to ` +
-    "assign</div>";
-  for (const t of p.targets) {
-    const m = miniOf(t.mini);
-    const name = m ? `${playerName(m.player)}'s ${esc(m.label)}` : esc(t.mini);
-    html += `<div class="target"><b>${name}</b>: damage ${Number(t.damage)}, defense ` +
-      `${Number(t.defense)}, life ${Number(t.life)}<br>`;
-    for (let n = 1; n <= p.damage_left; n++) {
-      const total = t.damage + n;
-      const what = total >= t.life && total >= t.defense ? "destroy or disrupt"
-        : total >= t.life ? "destroys" : total >= t.defense ? "disrupts" : "no effect yet";
-      html += `<button data-action="${esc(`${p.player} damage ${t.mini} ${n}`)}" ` +
-        `title="${what}">${n}: ${what}</button>`;
-    }
-    html += "</div>";
-  }
-  el.innerHTML = html;
+  el.innerHTML = `<h2>${esc(panel.title)}</h2>` + (panel.text ? `<div>${esc(panel.text)}</div>` : "") +
+    panel.rows.map((row) => `<div class="target"><b>${esc(row.label)}</b><br>` +
+      row.buttons.map((b) => `<button data-action="${esc(b.action)}" title="${esc(b.title || "")}">` +
+        `${esc(b.label)}</button>`).join("") + "</div>").join("");
 }
 
 function renderOptions() {
@@ -391,14 +477,14 @@ function renderOptions() {
     html += `<p><button data-ready="${esc(p.player)}" class="ready" ` +
       `aria-keyshortcuts="Enter">Ready: ${esc(p.proposal_label || p.proposal)}</button></p>`;
   }
-  // Dice and damage have their own cards.
-  let shown = (p.choices || []).filter((c) => !/ (roll|damage|wail) /.test(c.action));
+  // Choices a card shows (the dice, a fight's damage) are not listed twice.
+  let shown = (p.choices || []).filter((c) => !c.card);
   if (selected) {
-    const cell = selected.cell || (miniOf(selected.mini) || {}).cell;
+    const cell = selected.cell || (pieceOf(selected.mini) || {}).region;
     const picked = shown.filter((c) => (selected.mini && c.minis.includes(selected.mini)) ||
       (cell && (c.cells.includes(cell) ||
-        c.minis.some((r) => (miniOf(r) || {}).cell === cell && !selected.mini))));
-    const what = selected.mini ? esc(miniOf(selected.mini)?.label || "") : esc(cell || "");
+        c.minis.some((r) => (pieceOf(r) || {}).region === cell && !selected.mini))));
+    const what = selected.mini ? esc(pieceOf(selected.mini)?.label || "") : esc(cell || "");
     html += `<p class="filter">Choices for <b>${what}</b>: ${picked.length} of ${shown.length}` +
       ` <button type="button" data-unpick>Show all</button></p>`;
     shown = picked;
@@ -420,8 +506,10 @@ function renderHistory() {
       `<span class="src">${esc(h.source || "")}</span></li>`).join("");
   // The correction form picks a miniature by name (its value is the id the API takes).
   const pickMini = $("correct-mini");
-  const opts = snap.minis.map((m) => `<option value="${esc(m.ref)}">${playerName(m.player)}'s ` +
-    `${esc(m.label)} (${esc(m.cell || m.zone)})</option>`).join("");
+  const where = (m) => m.region || (snap.board.zones.find((z) => z.id === m.zone) || {}).label
+    || "off the board";
+  const opts = pieces().map((m) => `<option value="${esc(m.ref)}">${playerName(m.player)}'s ` +
+    `${esc(m.label)} (${esc(where(m))})</option>`).join("");
   if (pickMini.dataset.opts !== opts) {
     const keep = pickMini.value;
     pickMini.innerHTML = opts;
@@ -472,13 +560,14 @@ document.addEventListener("click", (e) => {
   if ("unpick" in b.dataset) { selected = null; return render(); }
   if (b.dataset.action) { selected = null; return command({ do: "action", action: b.dataset.action }); }
   if (b.dataset.ready) return command({ do: "ready", player: b.dataset.ready });
-  if (b.dataset.init) return command({ do: "initiative", player: b.dataset.init,
-                                       die: Number(b.dataset.die) });
+  if (b.dataset.dieFor) {
+    return command({ do: b.dataset.command, player: b.dataset.dieFor, faces: [b.dataset.face] });
+  }
   if (b.dataset.face) { faces.push(b.dataset.face); return renderDice(); }
   if ("clearFaces" in b.dataset) { faces = []; return renderDice(); }
   if (b.dataset.roll) {
     const f = faces; faces = [];
-    return command({ do: "roll", player: b.dataset.roll, faces: f });
+    return command({ do: b.dataset.command, player: b.dataset.roll, faces: f });
   }
   if (b.dataset.choose) return command({ do: "choose", option: Number(b.dataset.choose) });
   if (b.id === "undo") return undoPressed();
@@ -489,7 +578,8 @@ document.addEventListener("click", (e) => {
 
 async function rematch() {
   const s = snap.setup;
-  const r = await post("/api/games", { names: s.names, colors: s.colors, warbands: s.warbands });
+  const r = await post("/api/games", { system: s.system, names: s.names, colors: s.colors,
+                                       warbands: s.warbands });
   if (r.ok) { selected = null; showTab("table"); }
 }
 
@@ -515,14 +605,17 @@ $("setup").addEventListener("submit", async (e) => {
   const msg = $("setup-msg");
   const empty = ["p1", "p2"].filter((p) => !wb[p].length);
   if (empty.length) {
+    const g = chosenGame() || { piece_word: "piece", force_word: "force" };
     msg.textContent = `${empty.map((p) => f[`${p}name`].value).join(" and ")}: ` +
-      "add at least one miniature to the warband.";
+      `add at least one ${g.piece_word} to the ${g.force_word}.`;
     return;
   }
   if (wb.p1.length !== wb.p2.length && !window.confirm(
-    `The warbands are uneven: ${f.p1name.value} has ${wb.p1.length} miniatures, ` +
+    `The ${(chosenGame() || {}).force_word || "force"}s are uneven: ${f.p1name.value} has ` +
+    `${wb.p1.length}, ` +
     `${f.p2name.value} ${wb.p2.length}. Start anyway?`)) return;
   const r = await post("/api/games", {
+    system: $("system").value || undefined,
     names: { p1: f.p1name.value, p2: f.p2name.value },
     colors: { p1: f.p1color.value, p2: f.p2color.value },
     warbands: wb,
@@ -531,13 +624,45 @@ $("setup").addEventListener("submit", async (e) => {
   if (r.ok) { selected = null; showTab("table"); }
 });
 
+const chosenGame = () => systems.find((g) => g.name === $("system").value) || systems[0];
+
 async function fillSample() {
-  const r = await fetch("/api/catalog");
-  const cat = await r.json();
-  const sample = snap ? snap.setup.warbands.p1 : cat.slice(0, 8).map((m) => m.name);
+  const g = chosenGame();
   const f = $("setup").elements;
-  f.p1wb.value = sample.join("\n");
-  f.p2wb.value = sample.join("\n");
+  const same = snap && snap.setup.system === g.name;
+  f.p1wb.value = (same ? snap.setup.warbands.p1 : g.sample.p1).join("\n");
+  f.p2wb.value = (same ? snap.setup.warbands.p2 : g.sample.p2).join("\n");
+}
+
+// The setup page speaks the chosen game's words ("warband", "miniature").
+function setupWords() {
+  const g = chosenGame();
+  if (!g) return;
+  document.querySelectorAll("[data-word]").forEach((el) => {
+    el.textContent = g[el.dataset.word];
+  });
+}
+
+async function loadCatalog() {
+  const g = chosenGame();
+  const cat = await fetch(`/api/catalog?game=${encodeURIComponent(g.name)}`)
+    .then((r) => r.json());
+  $("catalog").innerHTML = cat.map((m) => `<li><button type="button" data-add="${esc(m.name)}" ` +
+    `aria-label="add ${esc(m.name)} (cost ${Number(m.cost)}) to the chosen ${esc(g.force_word)}">` +
+    `${esc(m.name)} (${Number(m.cost)})</button></li>`).join("");
+}
+
+async function loadSystems() {
+  systems = await fetch("/api/systems").then((r) => r.json());
+  const sel = $("system");
+  // The game on the table, until a person picks another one for the next game.
+  const now = (sel.dataset.picked && sel.value) || (snap && snap.setup.system) ||
+    (systems[0] || {}).name;
+  sel.innerHTML = systems.map((g) => `<option value="${esc(g.name)}">${esc(g.title)}</option>`)
+    .join("");
+  if (systems.some((g) => g.name === now)) sel.value = now;
+  $("system-row").hidden = systems.length < 2;  // one game installed: nothing to choose
+  setupWords();
 }
 
 function showTab(name) {
@@ -550,25 +675,33 @@ function showTab(name) {
 }
 
 async function loadSetup() {
-  const [cat, dev, games] = await Promise.all([
-    fetch("/api/catalog").then((r) => r.json()),
+  const [dev, games] = await Promise.all([
     fetch("/api/devices").then((r) => r.json()),
-    fetch("/api/games").then((r) => r.json())]);
-  $("catalog").innerHTML = cat.map((m) => `<li><button type="button" data-add="${esc(m.name)}" ` +
-    `aria-label="add ${esc(m.name)} (cost ${Number(m.cost)}) to the chosen warband">` +
-    `${esc(m.name)} (${Number(m.cost)})</button></li>`).join("");
+    fetch("/api/games").then((r) => r.json()),
+    loadSystems()]);
+  await loadCatalog();
   $("camera-spec").value = dev.camera;
   $("port").innerHTML = [{ device: "none", description: "no table box" }, ...dev.ports]
     .map((p) => `<option value="${esc(p.device)}" ${p.device === dev.port ? "selected" : ""}>` +
       `${esc(p.device)}${p.description ? " — " + esc(p.description) : ""}</option>`).join("");
+  const title = (name) => (systems.find((g) => g.name === name) || { title: name || "" }).title;
   $("games").innerHTML = games.map((g) => {
     const names = g.names ? `${esc(g.names.p1)} vs ${esc(g.names.p2)}` : "";
     const current = snap && g.id === snap.game_id;
-    return `<li>game ${Number(g.id)} · ${names} · ${esc(g.status)} · ${Number(g.entries)} ` +
-      "entries " + (current ? "<b>(on the table)</b>" :
+    return `<li>game ${Number(g.id)} · ${esc(title(g.game))} · ${names} · ${esc(g.status)} · ` +
+      `${Number(g.entries)} entries ` + (current ? "<b>(on the table)</b>" :
         `<button data-resume="${Number(g.id)}">Resume game ${Number(g.id)}</button>`) + "</li>";
   }).join("") || "<li>no games yet</li>";
 }
+
+$("system").addEventListener("change", () => {
+  $("system").dataset.picked = "1";
+  setupWords();
+  loadCatalog();
+  const f = $("setup").elements;
+  f.p1wb.value = "";
+  f.p2wb.value = "";
+});
 
 $("devices").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -612,4 +745,4 @@ window.addEventListener("resize", () => {
 });
 
 connect();
-refresh();
+loadSystems().then(refresh, refresh);

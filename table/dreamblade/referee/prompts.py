@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from table.dreamblade import actions as A
-from table.dreamblade import stats
+from table.dreamblade import dice, stats
 from table.dreamblade.combat import placement_cells, targets
 from table.dreamblade.engine import legal_actions
 from table.dreamblade.spawning import check_spawn
@@ -68,13 +68,43 @@ def proposal(state: State) -> A.Action | None:
 def dice_needed(state: State, init_dice: Mapping[str, int]) -> tuple[DiceNeed, ...]:
     s = state
     if s.phase is Phase.INITIATIVE:
-        return tuple(DiceNeed(p, "init", 1) for p in ("p1", "p2") if p not in init_dice)
+        return tuple(DiceNeed(p, "init", 1, dice.INITIATIVE, "initiative")
+                     for p in ("p1", "p2") if p not in init_dice)
     c = s.combat
     if c is not None and c.step in (Step.ROLL, Step.DEATHBLOW):
-        return (DiceNeed(c.attack.player, "attack", c.attack.dice - len(c.attack.roll)),)
+        return (DiceNeed(c.attack.player, "attack", c.attack.dice - len(c.attack.roll),
+                         dice.ATTACK, "roll"),)
     if c is not None and c.step is Step.WAIL:
-        return (DiceNeed(c.attack.player, "init", 2),)  # two six-sided dice
+        return (DiceNeed(c.attack.player, "init", 2, dice.SIX_SIDED, "initiative",
+                         "six-sided dice (Wail)"),)
     return ()
+
+
+def _damage_panel(state: State, w: Words) -> dict[str, Any] | None:
+    """The fight's damage as a card: per enemy, a button per amount saying what it does."""
+    s = state
+    c = s.combat
+    if c is None or c.step is not Step.DAMAGE:
+        return None
+    ref = s.game.ref
+    rows = []
+    for g in targets(s):
+        dmg, dfn, life = s.damage[g], stats.defense(s, g), stats.life(s, g)
+        buttons = []
+        for n in range(1, c.attack.damage_left + 1):
+            total = dmg + n
+            what = ("destroy or disrupt" if total >= life and total >= dfn
+                    else "destroys" if total >= life else "disrupts" if total >= dfn
+                    else "no effect yet")
+            buttons.append({"action": str(A.AssignDamage(c.attack.player, ref(g), n)),
+                            "label": f"{n}: {what}", "title": what})
+        rows.append({"label": f"{w.mini(ref(g), owner=True)}: damage {dmg}, defense "
+                              f"{dfn}, life {life}", "piece": ref(g), "buttons": buttons})
+    return {"title": f"Combat in {s.game.board.cell_names[c.cell]}",
+            "text": f"{c.attack.damage_left} damage to assign", "rows": rows}
+
+
+_IN_A_CARD = (A.Roll, A.AssignDamage, A.WailRoll)
 
 
 def build(state: State, init_dice: Mapping[str, int], words: Words | None = None) -> Prompt:
@@ -91,14 +121,14 @@ def build(state: State, init_dice: Mapping[str, int], words: Words | None = None
         # printed cost.
         cost = check_spawn(state, a)[2] if isinstance(a, A.Spawn) else None
         choices.append({"action": str(a), "label": w.action(a, cost), "cells": cells,
-                        "minis": minis})
+                        "minis": minis, "card": isinstance(a, _IN_A_CARD)})
     label = None
     if p.proposal is not None:
         label = w.action(p.proposal)
         if p.proposal.endswith(" end") and state.phase in (Phase.SPAWN, Phase.ACTION):
             label = f"end {w.player(state.active)}'s {state.phase.value} phase"
     return Prompt(p.step, p.player, p.text, p.options, p.dice, p.proposal, p.detail,
-                  tuple(choices), label)
+                  tuple(choices), label, _damage_panel(state, w))
 
 
 def _build(state: State, init_dice: Mapping[str, int], w: Words,

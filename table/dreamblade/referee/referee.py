@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from table.device import DeviceEvent
 from table.observation import Observation, ObservedBase
 from table.quoting import quote
+from table.randomness import FaceError, read_faces
 from table.stickers import Stickers
 from table.system import (
     CommandRefused,
@@ -31,7 +32,7 @@ from table.system import (
 )
 
 from .. import actions as A
-from .. import stats
+from .. import dice
 from ..combat import legal_attacks
 from ..engine import apply
 from ..errors import RulesError
@@ -39,7 +40,7 @@ from ..game import Game
 from ..notation import parse_action, parse_face
 from ..state import Phase, State, Step, Zone
 from ..validity import Status, describe, status
-from . import prompts
+from . import prompts, view
 from .reconcile import Reconciler
 from .wording import Words
 
@@ -137,15 +138,27 @@ class DreambladeReferee(Referee):
         t.after_change(out)
 
     def _cmd_initiative(self, t: Table, cmd: dict[str, Any], source: str, out: Out) -> None:
+        """One six-sided die (``die``: 1-6), or ``faces`` as the dice card sends them
+        (one die for initiative, one or two for a Wail)."""
         player = check_player(cmd.get("player"))
-        die = cmd.get("die")
-        if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-            raise CommandRefused("die: the initiative die, 1 to 6")
+        if "faces" in cmd:
+            try:
+                rolled = [int(f.code) for f in read_faces(dice.SIX_SIDED, cmd["faces"], 2)]
+            except FaceError as e:
+                raise CommandRefused(str(e)) from None
+        else:
+            die = cmd.get("die")
+            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+                raise CommandRefused("die: the initiative die, 1 to 6")
+            rolled = [die]
         c = t.state.combat
         if c is not None and c.step is Step.WAIL:  # the same six-sided die, for a Wail
-            self._wail_die(t, player, die, source, out)
+            for die in rolled:
+                self._wail_die(t, player, die, source, out)
             return
-        self._initiative_die(t, player, die, source, out)
+        if len(rolled) != 1:
+            raise CommandRefused("initiative: each player rolls one die")
+        self._initiative_die(t, player, rolled[0], source, out)
 
     def _wail_die(self, t: Table, player: str | None, die: int, source: str,
                   out: Out) -> None:
@@ -371,46 +384,8 @@ class DreambladeReferee(Referee):
 
     # -- what a screen draws ---------------------------------------------------------------------
     def view(self, state: State) -> dict[str, Any]:
-        s, g = state, self.game
-        names = g.board.cell_names
-        c_ = s.combat
-        to_place = {gid for gid, _ in c_.to_place} if c_ is not None else set()
-        at_risk = set(c_.pending_outcome) if c_ is not None else set()
-        minis = []
-        for m in g.minis:
-            c = s.cell[m.gid]
-            entry = {"ref": m.ref, "name": m.d.name, "label": self.words.mini(m.ref),
-                     "player": m.player,
-                     "kind": m.d.kind.value, "zone": s.zone[m.gid].value,
-                     "cell": names[c] if c >= 0 else None, "damage": s.damage[m.gid],
-                     "cost": m.d.cost}
-            if m.d.is_creature:
-                entry.update(power=stats.power(s, m.gid), defense=stats.defense(s, m.gid),
-                             life=stats.life(s, m.gid), engaged=s.is_engaged(m.gid))
-            if m.gid in self.lingering and c < 0:
-                entry["take_off_from"] = self.lingering[m.gid]
-            if m.gid in to_place:
-                entry["disrupted"] = True  # off the map until its placement
-            if m.gid in at_risk:
-                entry["at_risk"] = True  # to be disrupted or destroyed
-            minis.append(entry)
-        return {"map": self._map(), "state": s.to_dict(), "minis": minis,
-                "score": {"turns_won": {"p1": s.turns_won[0], "p2": s.turns_won[1]},
-                          "conquest": [c.to_dict() for c in s.conquest],
-                          "winner": s.winner}}
-
-    def _map(self) -> dict[str, Any]:
-        b = self.game.board
-        cells = {}
-        for i, name in enumerate(b.cell_names):
-            cells[name] = {
-                "column": b.column(i), "row": b.row(i),
-                "scoring": {p: b.scoring_cells(p)[i] for p in ("p1", "p2")
-                            if i in b.scoring_cells(p)},
-                "portal": next((p for p in ("p1", "p2") if b.portal(p) == i), None),
-                "spawn_row": next((p for p in ("p1", "p2") if i in b.spawn_row(p)), None),
-            }
-        return {"columns": len(b.columns), "rows": b.rows, "cells": cells}
+        return {"board": view.board(state, self.words, self.lingering).to_dict(),
+                "score": view.score(state, self.words), "state": state.to_dict()}
 
 
 def _signature(b: ObservedBase) -> tuple[str, int, str]:

@@ -1,0 +1,24 @@
+"""Fixtures shared across test packages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from table import registry
+
+
+@pytest.fixture
+def track_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Track installed the way a game package is: a distribution whose metadata
+    declares the entry point, found on ``sys.path`` by ``importlib.metadata``."""
+    dist = tmp_path / "site" / "tablesight_track-0.1.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tablesight-track\n"
+                                   "Version: 0.1\n")
+    (dist / "entry_points.txt").write_text("[tablesight.games]\ntrack = tests.toygame:SYSTEM\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))  # undone after the test
+    registry.systems.cache_clear()
+    yield
+    registry.systems.cache_clear()

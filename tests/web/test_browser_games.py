@@ -1,0 +1,92 @@
+"""The dashboard draws any installed game from the neutral board model alone: Track
+(the test game, ``tests/toygame``) is a row of hexes the dashboard has never heard of.
+Its board, dice card, score and zones, a full turn played by clicks, and the setup page
+offering both games, in Debian's Chromium at a phone, a laptop and a TV size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from table.session import GameLog, Session, Setup
+from tablesight.server import Server
+from web import TableServices, create_app
+
+from .test_browser import ARTIFACTS, CHROMIUM, FLAGS
+
+
+@pytest.mark.parametrize("screen,size", [("phone", (390, 844)), ("laptop", (1280, 800)),
+                                         ("tv", (1920, 1080))])
+def test_a_hex_game_the_dashboard_never_heard_of(track_installed, tmp_path: Path,
+                                                 screen: str, size: tuple[int, int]) -> None:
+    log = GameLog(tmp_path / "games.db")
+    session = Session.new(Setup.from_dict({
+        "system": "track", "names": {"p1": "Ann", "p2": "Bob"},
+        "warbands": {"p1": ["Pawn", "Pawn"], "p2": ["Pawn", "Pawn"]}}), log)
+    server = Server(create_app(TableServices(session, log=log)), "127.0.0.1", 0).start()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    blocked: list[str] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            pg = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            pg.on("console", lambda m: "Content Security Policy" in m.text
+                  and blocked.append(m.text))
+            pg.goto(server.url)
+            expect(pg.locator("#prompt")).to_contain_text("Ann: roll the die")
+            # Six hexes, each an outline of six corners, named as the game names them.
+            hexes = pg.locator("#board g.cell polygon")
+            expect(hexes).to_have_count(6)
+            for i in range(6):
+                assert len(hexes.nth(i).get_attribute("points").split()) == 6
+            expect(pg.locator('#board g.cell[data-cell="s5"]')).to_contain_text("s5")
+            # The dice card offers the die's faces; one tap is the roll (a single die).
+            dice = pg.locator("#dice")
+            expect(dice).to_contain_text("Ann rolls 1 six-sided die")
+            expect(dice.locator("button[data-face]")).to_have_count(6)
+            # Off the board: the game's own zone lists the pawns waiting.
+            expect(pg.locator("#zones")).to_contain_text("waiting: pawn 0 pawn 1")
+            expect(pg.locator("#score")).to_contain_text("Pawns home")
+            with pg.expect_response("**/api/command"):
+                dice.locator('button[data-face="6"]').click()
+            expect(pg.locator("#prompt")).to_contain_text("Ann: move a pawn 6")
+            # The choices name the hex they go to: a tap on it filters them.
+            pg.click('#board g.cell[data-cell="s0"]')
+            expect(pg.locator("#options .options button")).to_have_count(2)
+            with pg.expect_response("**/api/command"):
+                pg.locator("#options .options button").first.click()
+            chip = pg.locator('#board g.cell[data-cell="s0"] g.mini')
+            expect(chip).to_have_count(1)
+            # The pawn's chip lies inside its hex, and its name reads from arm's length.
+            hex_box = pg.locator('#board g.cell[data-cell="s0"] polygon').bounding_box()
+            chip_box = chip.locator("rect").bounding_box()
+            assert hex_box and chip_box
+            assert hex_box["x"] < chip_box["x"] and \
+                chip_box["x"] + chip_box["width"] < hex_box["x"] + hex_box["width"]
+            text = chip.locator("text").bounding_box()
+            assert text is not None and text["height"] >= 11, text
+            expect(pg.locator("#prompt")).to_contain_text("Bob: roll the die")
+            pg.screenshot(path=str(ARTIFACTS / f"hex-game-{screen}.png"), full_page=True)
+            assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
+            # The setup page offers every installed game, in the chosen game's words.
+            pg.click("button.tab[data-tab=setup]")
+            expect(pg.locator("#system option")).to_have_count(2)
+            expect(pg.locator("#system")).to_have_value("track")
+            expect(pg.locator("#catalog")).to_contain_text("Pawn (0)")
+            pg.select_option("#system", "dreamblade")
+            expect(pg.locator("#setup")).to_contain_text("warband (one per line)")
+            expect(pg.locator("#catalog")).to_contain_text("Twilight Scout")
+            pg.select_option("#system", "track")
+            pg.click("#sample")
+            expect(pg.locator('textarea[name="p1wb"]')).to_have_value("Pawn\nPawn")
+            with pg.expect_response("**/api/games"):
+                pg.click('#setup button[type="submit"]')
+            expect(pg.locator("#prompt")).to_contain_text("roll the die")
+            assert session is not server  # the table now plays a new game
+            browser.close()
+    finally:
+        server.stop()
+    assert not blocked, blocked
+    assert [g.game for g in log.games()] == ["track", "track"]

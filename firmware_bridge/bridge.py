@@ -3,7 +3,7 @@
     box = TableBox("/dev/ttyACM0")          # or "socket://127.0.0.1:7000", "loop://", a pty
     box.start()
     event = box.events.get()                # DeviceEvent: button, roll, connected, lost...
-    faces = box.roll("attack", 5).faces
+    numbers = box.roll(6, 5).numbers        # five six-sided dice: (3, 1, 6, 6, 2)
 
 One supervisor thread keeps the link: it opens the port, runs a ``ReaderThread`` with the
 framing protocol, handshakes, watches heartbeats, and reopens the port when the box
@@ -357,10 +357,10 @@ class TableBox:
             # it came): not this table's dice now.
             self.stats["stale_rolls"] += 1
             ev = DeviceEvent("stale_roll", now, seq=msg.seq, request=msg.request,
-                             detail={"faces": list(msg.faces)})
+                             sides=msg.sides, numbers=msg.numbers)
         elif msg.kind == "ROLL":
-            ev = DeviceEvent("roll", now, player=msg.player, roll_kind=msg.roll_kind,
-                             faces=msg.faces, request=msg.request, seq=msg.seq)
+            ev = DeviceEvent("roll", now, player=msg.player, sides=msg.sides,
+                             numbers=msg.numbers, request=msg.request, seq=msg.seq)
             if msg.request is not None:
                 with self._reply_cv:
                     self._replies[msg.request] = msg
@@ -392,21 +392,23 @@ class TableBox:
                     self._reply_cv.wait(0.02)
         raise DeviceError(f"no answer from the table box within {timeout} s")
 
-    def roll(self, kind: str = "attack", dice: int = 1, player: str | None = None,
+    def roll(self, sides: int = 6, dice: int = 1, player: str | None = None,
              timeout: float = 3.0) -> DeviceEvent:
-        """Ask the box to roll; returns the roll event (also delivered to ``events``)."""
-        if kind not in ("init", "attack") or not 1 <= dice <= 24:
-            raise ValueError("roll kind is 'init' or 'attack', with 1 to 24 dice")
-        msg = self._request(lambda r: P.roll(r, kind, dice, player), True, timeout)
+        """Ask the box to roll ``dice`` dice of ``sides`` sides; returns the roll event
+        (also delivered to ``events``). What the numbers mean is the game's."""
+        _check_dice(sides, dice)
+        msg = self._request(lambda r: P.roll(r, sides, dice, player), True, timeout)
         assert isinstance(msg, P.Event)
-        if len(msg.faces) != dice or msg.roll_kind != kind:
-            raise DeviceError(f"asked for {dice} {kind} dice, the box rolled {msg.faces}")
-        return DeviceEvent("roll", time.monotonic(), player=msg.player, roll_kind=msg.roll_kind,
-                           faces=msg.faces, request=msg.request, seq=msg.seq)
+        if len(msg.numbers) != dice or msg.sides != sides:
+            raise DeviceError(f"asked for {dice} d{sides}, the box rolled "
+                              f"{msg.numbers} of d{msg.sides}")
+        return DeviceEvent("roll", time.monotonic(), player=msg.player, sides=msg.sides,
+                           numbers=msg.numbers, request=msg.request, seq=msg.seq)
 
-    def arm(self, player: str, kind: str, dice: int, timeout: float = 2.0) -> None:
-        """What ``player``'s roll button rolls next (default: one initiative die)."""
-        self._request(lambda r: P.arm(r, kind, dice, player), False, timeout)
+    def arm(self, player: str, sides: int, dice: int, timeout: float = 2.0) -> None:
+        """What ``player``'s roll button rolls next, once (default: one d6)."""
+        _check_dice(sides, dice)
+        self._request(lambda r: P.arm(r, sides, dice, player), False, timeout)
 
     def set_leds(self, mask: int, timeout: float = 2.0) -> None:
         self._request(lambda r: P.leds(r, mask), False, timeout)
@@ -437,3 +439,11 @@ def find_box(timeout: float = 1.5) -> str | None:
         finally:
             box.stop()
     return None
+
+
+def _check_dice(sides: int, dice: int) -> None:
+    if not isinstance(sides, int) or not 2 <= sides <= P.MAX_SIDES:
+        raise ValueError(f"a die has 2 to {P.MAX_SIDES} sides, not {sides!r}")
+    most = P.max_dice(sides)
+    if not isinstance(dice, int) or not 1 <= dice <= most:
+        raise ValueError(f"the box rolls 1 to {most} d{sides} at a time, not {dice!r}")

@@ -1,4 +1,4 @@
-"""The table-box wire protocol, v2 (``PROTOCOL.md``): framing and messages.
+"""The table-box wire protocol, v3 (``PROTOCOL.md``): framing and messages.
 
 A frame is one line of printable ASCII: ``<body>*<CRC>\\n``, where CRC is the
 CRC-16/CCITT-FALSE of the body as four upper-case hex digits. Bodies are space-separated
@@ -11,10 +11,19 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAX_FRAME = 96  # bytes, including "*CRC\n"
 BUTTONS = ("roll", "ready", "shift", "strike", "undo")
-ATTACK_FACES = {"1": 1, "2": 2, "3": 3, "M": "miss", "B": "blade"}
+MAX_SIDES = 250
+
+
+def max_dice(sides: int) -> int:
+    """The most dice of ``sides`` sides one roll holds (PROTOCOL.md): 24 up to a d8,
+    then what the box's 80 bits per event and a 96-byte frame allow."""
+    if not 2 <= sides <= MAX_SIDES:
+        raise ValueError(f"a die has 2 to {MAX_SIDES} sides, not {sides}")
+    bits = max(3, (sides - 1).bit_length())
+    return {3: 24, 4: 17, 5: 16, 6: 13, 7: 11, 8: 10}[bits]
 
 
 def crc16(data: bytes) -> int:
@@ -116,8 +125,8 @@ class Event:
     player: str | None = None
     button: str | None = None
     request: int | None = None
-    roll_kind: str | None = None
-    faces: tuple[int | str, ...] = ()
+    sides: int | None = None  # a roll's dice
+    numbers: tuple[int, ...] = ()  # what each die shows, 1..sides
     text: str = ""  # an UNKNOWN event's body (cut), for the report
 
 
@@ -125,7 +134,7 @@ Message = Hello | Heartbeat | Reply | Event
 
 
 class ProtocolError(ValueError):
-    """A frame with a valid CRC whose content is not a protocol 2 message."""
+    """A frame with a valid CRC whose content is not a protocol 3 message."""
 
 
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,9}")  # ASCII digits, no leading zero
@@ -177,21 +186,19 @@ def _boot(token: str, what: str = "boot id") -> str:
 def _event(boot: str, seq: int, t: list[str]) -> Event:
     if t[0] == "BTN" and len(t) == 3 and t[1] in ("p1", "p2") and t[2] in BUTTONS:
         return Event(boot, seq, "BTN", player=t[1], button=t[2])
-    if t[0] == "ROLL" and len(t) == 5 and t[2] in ("init", "attack"):
+    if t[0] == "ROLL" and len(t) == 5 and t[2][:1] == "d":
         req = None if t[1] == "-" else _int(t[1], "request")
+        sides = _int(t[2][1:], "sides", MAX_SIDES)
         player = None if t[3] == "-" else t[3]
         if player not in (None, "p1", "p2"):
             raise ProtocolError(f"bad player {t[3]!r}")
-        faces: list[int | str] = []
-        for f in t[4].split(","):
-            if t[2] == "init" and f in "123456" and len(f) == 1:
-                faces.append(int(f))
-            elif t[2] == "attack" and f in ATTACK_FACES:
-                faces.append(ATTACK_FACES[f])
-            else:
-                raise ProtocolError(f"bad die face {f!r}")
-        return Event(boot, seq, "ROLL", player=player, request=req, roll_kind=t[2],
-                     faces=tuple(faces))
+        if sides < 2:
+            raise ProtocolError(f"a die of {sides} sides")
+        numbers = tuple(_int(f, "die face", sides) for f in t[4].split(","))
+        if 0 in numbers or len(numbers) > max_dice(sides):
+            raise ProtocolError(f"bad dice {t[4][:40]!r} for a d{sides}")
+        return Event(boot, seq, "ROLL", player=player, request=req, sides=sides,
+                     numbers=numbers)
     raise ProtocolError(f"unknown event {' '.join(t)[:40]!r}")
 
 
@@ -206,12 +213,12 @@ def ack(seq: int, boot_id: str) -> bytes:
     return encode(f"ACK {seq} {boot_id}")
 
 
-def roll(request: int, kind: str, dice: int, player: str | None = None) -> bytes:
-    return encode(f"ROLL {request} {kind} {dice} {player or '-'}")
+def roll(request: int, sides: int, dice: int, player: str | None = None) -> bytes:
+    return encode(f"ROLL {request} d{sides} {dice} {player or '-'}")
 
 
-def arm(request: int, kind: str, dice: int, player: str) -> bytes:
-    return encode(f"ARM {request} {kind} {dice} {player}")
+def arm(request: int, sides: int, dice: int, player: str) -> bytes:
+    return encode(f"ARM {request} d{sides} {dice} {player}")
 
 
 def leds(request: int, mask: int) -> bytes:

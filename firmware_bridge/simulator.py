@@ -20,10 +20,11 @@ import tty
 from collections import deque
 from dataclasses import dataclass
 
-PROTOCOL = 2
-FIRMWARE = "sim-2.0.0"
+PROTOCOL = 3
+FIRMWARE = "sim-3.0.0"
 BUTTON_NAMES = ("roll", "ready", "shift", "strike", "undo")
-ATTACK_SYMBOLS = ("1", "2", "3", "M", "M", "B")
+# The most dice one roll may hold, by the die's sides (PROTOCOL.md's table).
+MOST_DICE = ((8, 24), (16, 17), (32, 16), (64, 13), (128, 11), (250, 10))
 LINE_MAX = 96
 
 
@@ -99,7 +100,7 @@ class BoxSimulator:
         self.sent = 0
         self.lost = 0  # since the box's memory began, modulo 2^32
         self.leds = 0
-        self.armed: dict[str, tuple[str, int]] = {}
+        self.armed: dict[str, tuple[int, int]] = {}  # player -> (sides, dice)
         self.recent: deque[int] = deque(maxlen=8)  # the last 8 ROLL request ids served
         self.master, slave = os.openpty()
         tty.setraw(slave)
@@ -120,8 +121,8 @@ class BoxSimulator:
                 self.lost = (self.lost + 1) % 2**32
                 return
             if button == "roll":
-                kind, n = self.armed.pop(player, ("init", 1))
-                if not self._push(f"ROLL - {kind} {player} {self._faces(kind, n)}"):
+                sides, n = self.armed.pop(player, (6, 1))
+                if not self._push(f"ROLL - d{sides} {player} {self._faces(sides, n)}"):
                     self.lost = (self.lost + 1) % 2**32
 
     def reboot(self, power_cut: bool = False, erase: bool = False) -> None:
@@ -168,10 +169,21 @@ class BoxSimulator:
 
     # -- internals --------------------------------------------------------------------
     @staticmethod
-    def _faces(kind: str, n: int) -> str:
-        if kind == "init":
-            return ",".join(str(secrets.randbelow(6) + 1) for _ in range(n))
-        return ",".join(ATTACK_SYMBOLS[secrets.randbelow(6)] for _ in range(n))
+    def _faces(sides: int, n: int) -> str:
+        return ",".join(str(secrets.randbelow(sides) + 1) for _ in range(n))
+
+    @staticmethod
+    def _dice(t: list[str]) -> tuple[int, int] | None:
+        """``ROLL``/``ARM`` arguments as (sides, dice), or None when malformed."""
+        if len(t) not in (4, 5) or not t[2].startswith("d"):
+            return None
+        sides, n = _number(t[2][1:]), _number(t[3])
+        if sides is None or not 2 <= sides <= 250 or n is None:
+            return None
+        most = next(m for top, m in MOST_DICE if sides <= top)
+        if not 1 <= n <= most or (len(t) == 5 and t[4] not in ("p1", "p2", "-")):
+            return None
+        return sides, n
 
     def _push(self, body: str) -> bool:
         if len(self.queue) >= self.queue_size:
@@ -238,19 +250,21 @@ class BoxSimulator:
                 return
             if t[0] == "PING":
                 self._write(f"OK {req}")
-            elif t[0] in ("ROLL", "ARM") and len(t) >= 4 and t[2] in ("init", "attack") \
-                    and (_number(t[3]) or 0) in range(1, 25):
+            elif t[0] in ("ROLL", "ARM"):
+                dice = self._dice(t)
                 player = t[4] if len(t) > 4 and t[4] in ("p1", "p2") else None
-                if t[0] == "ARM":
+                if dice is None:
+                    self._write(f"ERR {req} args")
+                elif t[0] == "ARM":
                     if player is None:
                         self._write(f"ERR {req} args")
                     else:
-                        self.armed[player] = (t[2], int(t[3]))
+                        self.armed[player] = dice
                         self._write(f"OK {req}")
                 elif req in self.recent:
                     self._write(f"OK {req} dup")
-                elif self._push(f"ROLL {req} {t[2]} {player or '-'} "
-                                f"{self._faces(t[2], int(t[3]))}"):
+                elif self._push(f"ROLL {req} d{dice[0]} {player or '-'} "
+                                f"{self._faces(*dice)}"):
                     self.recent.append(req)
                 else:
                     self._write(f"ERR {req} busy")

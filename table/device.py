@@ -15,20 +15,20 @@ class DeviceEvent:
     time: float  # host monotonic clock, seconds
     player: str | None = None
     button: str | None = None  # roll, ready, shift, strike, undo
-    roll_kind: str | None = None  # init or attack
-    faces: tuple[int | str, ...] = ()  # init: 1-6; attack: 1, 2, 3, "miss", "blade"
+    sides: int | None = None  # a roll's dice: each shows a number from 1 to ``sides``
+    numbers: tuple[int, ...] = ()  # what the game's face table makes of them is its own
     request: int | None = None  # the host request a roll answers (None: a button roll)
     seq: int | None = None  # the box's sequence number
     detail: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "time": round(self.time, 4)}
-        for k in ("player", "button", "roll_kind", "request", "seq"):
+        for k in ("player", "button", "sides", "request", "seq"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = v
-        if self.faces:
-            out["faces"] = list(self.faces)
+        if self.numbers:
+            out["numbers"] = list(self.numbers)
         if self.detail:
             out.update(self.detail)
         return out

@@ -87,12 +87,12 @@ def script_game(layout: Layout, seed: int, changes: int) -> tuple[list[_Step], A
 
     def press(player: str, button: str) -> None:
         if button == "roll":
-            need = [d for d in session.dice_needed() if d.player == player]
-            kind = need[0].kind if need else "init"
+            # What the box rolls: the dice it was armed with (default one d6).
+            need = [d for d in session.dice_needed() if d.player == player and d.die]
+            sides = need[0].die.sides if need else 6
             n = need[0].n if need else 1
-            faces = tuple(rng.randint(1, 6) for _ in range(n)) if kind == "init" else \
-                tuple(rng.choice((1, 2, 3, "miss", "miss", "blade")) for _ in range(n))
-            ev = DeviceEvent("roll", 0.0, player, roll_kind=kind, faces=faces)
+            ev = DeviceEvent("roll", 0.0, player, sides=sides,
+                             numbers=tuple(rng.randint(1, sides) for _ in range(n)))
         else:
             ev = DeviceEvent("button", 0.0, player, button=button)
         steps.append(_Step("device", ev))

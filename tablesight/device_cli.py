@@ -72,10 +72,10 @@ def cmd_roll(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         box = _open(args, stack)
         try:
-            ev = box.roll(args.kind, args.dice, args.player)
+            ev = box.roll(args.sides, args.dice, args.player)
         except DeviceError as exc:
             raise UsageError(str(exc)) from None
-        print(json.dumps({"kind": args.kind, "faces": list(ev.faces), "seq": ev.seq}))
+        print(json.dumps({"sides": args.sides, "numbers": list(ev.numbers), "seq": ev.seq}))
     return 0
 
 
@@ -108,7 +108,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     mon.set_defaults(func=cmd_monitor)
     roll = dev.add_parser("roll", help="ask the box to roll dice")
     common(roll)
-    roll.add_argument("--kind", choices=["init", "attack"], default="attack")
+    roll.add_argument("--sides", type=int, default=6,
+                      help="sides of each die, 2-250 (what the numbers mean is the game's)")
     roll.add_argument("--dice", type=int, default=1)
     roll.add_argument("--player", choices=["p1", "p2"])
     roll.set_defaults(func=cmd_roll)

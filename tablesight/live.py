@@ -29,7 +29,6 @@ from vision.config import VisionConfig
 from vision.layout import Layout
 
 HEALTH_EVERY_S = 0.5
-BOX_MAX_DICE = 24  # one roll of the table box (PROTOCOL.md); bigger attacks roll in parts
 PREVIEW_EVERY_S = 0.2  # annotated camera pictures for the dashboard, when someone looks
 
 
@@ -65,9 +64,9 @@ class LiveTable:
         self.framing_advice: str | None = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
-        self._arm_q: queue.Queue[tuple[str, str, int] | None] = queue.Queue()
-        self._armed: dict[str, tuple[str, int]] = {}  # asked for
-        self.armed_ok: dict[str, tuple[str, int]] = {}  # confirmed by the box
+        self._arm_q: queue.Queue[tuple[str, int, int] | None] = queue.Queue()
+        self._armed: dict[str, tuple[int, int]] = {}  # asked for: player -> (sides, dice)
+        self.armed_ok: dict[str, tuple[int, int]] = {}  # confirmed by the box
         self._preview: bytes | None = None
         self._preview_cv = threading.Condition()
         self._preview_wanted = 0.0
@@ -251,14 +250,19 @@ class LiveTable:
         if self.box is None:
             return
         for need in self.session.dice_needed():
-            n = min(need.n, BOX_MAX_DICE)
-            if need.kind == "attack" and self._armed.get(need.player) != ("attack", n):
-                self._armed[need.player] = ("attack", n)
-                self._arm_q.put((need.player, "attack", n))
+            if need.die is None:
+                continue  # dice the game has no face table for: typed in only
+            armed = _roll_of(need.die.sides, need.n)
+            # One six-sided die is what an unarmed button rolls: nothing to ask.
+            if armed != (6, 1) and self._armed.get(need.player) != armed:
+                self._armed[need.player] = armed
+                self._arm_q.put((need.player, *armed))
 
-    def ready_to_roll(self, player: str, n: int) -> bool:
-        """Is the box armed for (the first part of) ``player``'s ``n`` attack dice?"""
-        return self.armed_ok.get(player) == ("attack", min(n, BOX_MAX_DICE))
+    def ready_to_roll(self, player: str, sides: int, n: int) -> bool:
+        """Is the box ready to roll (the first part of) ``player``'s ``n`` dice of
+        ``sides`` sides?"""
+        armed = _roll_of(sides, n)
+        return armed == (6, 1) or self.armed_ok.get(player) == armed
 
     def _arm_loop(self) -> None:
         from firmware_bridge.bridge import DeviceError
@@ -267,19 +271,27 @@ class LiveTable:
             item = self._arm_q.get()
             if item is None:
                 return
-            player, kind, n = item
+            player, sides, n = item
             box = self.box
             if box is None:
                 continue
             try:
-                box.arm(player, kind, n)
-                self.armed_ok[player] = (kind, n)
+                box.arm(player, sides, n)
+                self.armed_ok[player] = (sides, n)
             except DeviceError:
                 # No answer (a busy or reconnecting box): try again shortly while the
                 # dice are still needed; a "connected" event re-arms as well.
                 self._armed.pop(player, None)
                 if not self._stop.wait(0.3):
                     self._rearm()
+
+
+def _roll_of(sides: int, n: int) -> tuple[int, int]:
+    """One roll of the box for ``n`` dice: at most what it holds at a time (PROTOCOL.md);
+    a bigger roll is made in parts, the prompt asking for the rest."""
+    from firmware_bridge.protocol import max_dice
+
+    return sides, min(n, max_dice(sides))
 
 
 __all__ = ["LiveTable"]

@@ -48,7 +48,7 @@ class ScriptedTable:
                  press: Callable[[str, str], None], rng: random.Random | None = None,
                  pace: float = 0.0, hand_s: float = 0.0, timeout: float = 10.0,
                  figures: float = 0.35,
-                 armed: Callable[[str, int], bool] | None = None) -> None:
+                 armed: Callable[[str, int, int], bool] | None = None) -> None:
         self.session = session
         self.camera = camera
         self.layout = layout
@@ -58,7 +58,7 @@ class ScriptedTable:
         self.hand_s = hand_s
         self.timeout = timeout
         self.figures = figures
-        self.armed = armed  # is the box ready to roll n attack dice for that player?
+        self.armed = armed  # is the box ready to roll that player's n dice of s sides?
         self.where: dict[str, tuple[str, float, float]] = {}  # ref -> region, x, y
         self.stats = TableStats()
         self.intended: list[A.Action] = []  # every spawn, move and placement done by hand
@@ -221,9 +221,9 @@ class ScriptedTable:
         if it.kind == "roll":
             assert it.player is not None
             seq0 = s.history[-1]["seq"] if s.history else 0
-            if it.dice_kind == "attack" and self.armed is not None:
+            if self.armed is not None:
                 # As a player waits for the box to light up before rolling.
-                self._wait(lambda: self.armed(it.player, it.n), 3.0)
+                self._wait(lambda: self.armed(it.player, it.sides, it.n), 3.0)
             self.press(it.player, "roll")
             # Done when the session took the die (or refused it with a warning).
             self._wait(lambda: any(h["seq"] > seq0 and h["kind"] in ("die", "action", "warning")

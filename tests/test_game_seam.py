@@ -31,7 +31,7 @@ def seen(state: State, frame: int, moved: dict[str, str] | None = None) -> Obser
 
 
 def roll(player: str, die: int) -> DeviceEvent:
-    return DeviceEvent("roll", 0.0, player, roll_kind="init", faces=(die,))
+    return DeviceEvent("roll", 0.0, player, sides=6, numbers=(die,))
 
 
 def test_the_registry_finds_an_installed_game(track_installed, capsys) -> None:

@@ -211,7 +211,7 @@ def test_after_the_demo_game_a_new_game_is_played_too(tmp_path: Path) -> None:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             state = json.loads(http.open(url + "api/state").read())
-            on_map = [m for m in state["minis"] if m["zone"] == "dreamscape"]
+            on_map = [m for m in state["board"]["pieces"] if m["region"]]
             if state["game_id"] == game and len(on_map) >= 3:
                 return state
             time.sleep(0.3)

@@ -28,24 +28,31 @@ def test_handshake_buttons_and_order(backend, box):
 
 
 def test_host_requested_rolls(backend, box):
-    ev = box.roll("attack", 8, "p2")
-    assert ev.kind == "roll" and ev.player == "p2" and len(ev.faces) == 8
-    assert set(ev.faces) <= {1, 2, 3, "miss", "blade"}
-    init = box.roll("init", 2)
-    assert len(init.faces) == 2 and all(1 <= f <= 6 for f in init.faces)
-    with pytest.raises(ValueError):
-        box.roll("attack", 25)
+    ev = box.roll(6, 8, "p2")
+    assert ev.kind == "roll" and ev.player == "p2" and ev.sides == 6 and len(ev.numbers) == 8
+    assert set(ev.numbers) <= set(range(1, 7))
+    two = box.roll(6, 2)
+    assert len(two.numbers) == 2 and two.player is None
+    # Any die from 2 to 250 sides, up to the most a roll holds (PROTOCOL.md's table).
+    for sides, most in ((2, 24), (8, 24), (9, 17), (16, 17), (20, 16), (54, 13),
+                        (100, 11), (250, 10)):
+        big = box.roll(sides, most, "p1")
+        assert big.sides == sides and len(big.numbers) == most
+        assert all(1 <= n <= sides for n in big.numbers)
+    for sides, dice in ((6, 25), (16, 18), (250, 11), (1, 1), (251, 1), (6, 0)):
+        with pytest.raises(ValueError):
+            box.roll(sides, dice)
 
 
 def test_roll_button_rolls_what_was_armed(backend, box):
-    box.arm("p1", "attack", 3)
+    box.arm("p1", 20, 3)
     backend.press("p1", "roll")
     assert wait_kind(box, "button", 5, player="p1", button="roll")
     ev = wait_kind(box, "roll", 5, player="p1")
-    assert ev.roll_kind == "attack" and len(ev.faces) == 3 and ev.request is None
-    backend.press("p1", "roll")  # the arming is used once: back to one initiative die
+    assert ev.sides == 20 and len(ev.numbers) == 3 and ev.request is None
+    backend.press("p1", "roll")  # the arming is used once: back to one six-sided die
     ev = wait_kind(box, "roll", 5, player="p1")
-    assert ev.roll_kind == "init" and len(ev.faces) == 1
+    assert ev.sides == 6 and len(ev.numbers) == 1
 
 
 def test_leds_and_ping(backend, box):
@@ -70,19 +77,20 @@ def test_reboot_is_noticed_and_numbering_goes_on(backend, box, power_cut):
 
 
 def test_dice_are_fair(backend, box):
-    """60,000 attack dice from the box (2,500 requests of 24): chi-square p > 0.001."""
+    """60,000 six-sided dice from the box (2,500 requests of 24), and 17,000 of a d16
+    (its 4-bit packing): chi-square p > 0.001 each."""
     if backend.name == "simulator":
         n_requests = 500  # the simulator uses the host's CSPRNG; a smaller check suffices
     else:
         n_requests = 2500
-    counts = {1: 0, 2: 0, 3: 0, "miss": 0, "blade": 0}
-    for _ in range(n_requests):
-        for f in box.roll("attack", 24, timeout=5).faces:
-            counts[f] += 1
-    total = sum(counts.values())
-    assert total == 24 * n_requests
-    stat, p = chi_square(list(counts.values()), [1 / 6, 1 / 6, 1 / 6, 2 / 6, 1 / 6])
-    assert p > 0.001, f"chi-square {stat:.1f}, p = {p:.2g}: {counts}"
+    for sides, dice, requests in ((6, 24, n_requests), (16, 17, n_requests * 2 // 5)):
+        counts = dict.fromkeys(range(1, sides + 1), 0)
+        for _ in range(requests):
+            for n in box.roll(sides, dice, timeout=5).numbers:
+                counts[n] += 1
+        assert sum(counts.values()) == dice * requests
+        stat, p = chi_square(list(counts.values()), [1 / sides] * sides)
+        assert p > 0.001, f"d{sides}: chi-square {stat:.1f}, p = {p:.2g}: {counts}"
 
 
 def test_no_box_gives_a_clear_error(tmp_path):
@@ -262,7 +270,10 @@ def test_every_frame_the_box_sends_keeps_the_framing_rules(backend):
         if hasattr(backend, "started"):
             backend.started()
         time.sleep(0.3)
-        for body in ("HELLO? 2", "ROLL 11 attack 24 p1", "PING 12", "FLY 13", "PING x"):
+        # The longest frame the protocol makes (17 two-digit faces of a d16), and a
+        # protocol 2 host's roll, refused as malformed.
+        for body in ("HELLO? 3", "ROLL 11 d6 24 p1", "PING 12", "FLY 13", "PING x",
+                     "ROLL 14 d16 17 p2", "ROLL 15 attack 3 p1", "ROLL 16 d6 25 p1"):
             port.write(frame(body))
             time.sleep(0.05)
         backend.press("p2", "roll")
@@ -285,7 +296,10 @@ def test_every_frame_the_box_sends_keeps_the_framing_rules(backend):
         kinds = {b.split(" ")[0] for b in bodies}
         assert {"HELLO", "HB", "EV", "OK", "ERR"} <= kinds, kinds
         assert "OK 12" in bodies and "ERR 13 unknown" in bodies and "ERR - req" in bodies
-        rolls = [b for b in bodies if " ROLL 11 attack p1 " in b]
+        assert "ERR 15 args" in bodies and "ERR 16 args" in bodies
+        rolls = [b for b in bodies if " ROLL 11 d6 p1 " in b]
         assert rolls and len(rolls[0].rsplit(" ", 1)[1].split(",")) == 24
+        big = [b for b in bodies if " ROLL 14 d16 p2 " in b]
+        assert big and len(big[0].rsplit(" ", 1)[1].split(",")) == 17
     finally:
         port.close()

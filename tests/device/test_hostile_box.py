@@ -29,7 +29,7 @@ def connect(peer: Peer, boot: str = BOOT, acked: int = 0, **kw) -> TableBox:
     box = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1, **kw)
     box.start()
     peer.wait_for("HELLO?")
-    peer.send(f"HELLO 2 9.9.9 {boot} {acked + 1} {acked} {BOX} 0")
+    peer.send(f"HELLO 3 9.9.9 {boot} {acked + 1} {acked} {BOX} 0")
     got = box.events.get(timeout=3)
     assert got.kind == "connected", got
     return box
@@ -67,10 +67,10 @@ def test_a_boot_id_with_reserved_characters_is_refused_and_nothing_breaks(peer: 
     try:
         peer.wait_for("HELLO?")
         for bad in ("7CF2*A76", "7cf23a76", "ZZZZZZZZ", "7CF23A7"):
-            peer.send(f"HELLO 2 1.0.0 {bad} 1 0 {BOX} 0")
+            peer.send(f"HELLO 3 1.0.0 {bad} 1 0 {BOX} 0")
         time.sleep(0.3)
         assert not box.connected and box.stats["bad_messages"] >= 3
-        peer.send(f"HELLO 2 1.0.0 {BOOT} 1 0 {BOX} 0")  # a good one is taken, the link intact
+        peer.send(f"HELLO 3 1.0.0 {BOOT} 1 0 {BOX} 0")  # a good one is taken, the link intact
         end = time.monotonic() + 2
         while not box.connected and time.monotonic() < end:
             time.sleep(0.02)
@@ -83,7 +83,7 @@ def test_a_roll_answer_for_an_earlier_host_is_set_aside(peer: Peer) -> None:
     box = connect(peer)
     try:
         stale = (box._issued[-1] + 1000) % 65535 + 1 if box._issued else 4242
-        peer.send(f"EV {BOOT} 1 ROLL {stale} attack p1 3,3,3")
+        peer.send(f"EV {BOOT} 1 ROLL {stale} d6 p1 3,3,3")
         peer.send(f"EV {BOOT} 2 BTN p1 ready")
         got = events(box, 2)
         assert [e.kind for e in got] == ["stale_roll", "button"]
@@ -131,9 +131,15 @@ def test_a_box_that_never_answers_hello_is_named_and_asked_slowly(peer: Peer) ->
         box.stop()
 
 
-def test_a_box_of_another_protocol_version_is_refused_clearly_and_slowly(peer: Peer) -> None:
+@pytest.mark.parametrize("hello,advice", [
+    ("HELLO 4 4.0.0 {boot} 1 0", "update tablesight"),  # a newer box
+    # a protocol 2 box (firmware 2.0.0: the dice of one game only)
+    ("HELLO 2 2.0.0 {boot} 1 0 00C0FFEE 0", "flash the box's firmware again")])
+def test_a_box_of_another_protocol_version_is_refused_clearly_and_slowly(
+        peer: Peer, hello: str, advice: str) -> None:
     box = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1)
     box.start()
+    version = hello.split()[1]
     try:
         hellos = 0
         end = time.monotonic() + 3.0
@@ -141,12 +147,12 @@ def test_a_box_of_another_protocol_version_is_refused_clearly_and_slowly(peer: P
             for line in peer.lines(0.05):
                 if line.startswith("HELLO?"):
                     hellos += 1
-                    peer.send(f"HELLO 3 3.0.0 {BOOT} 1 0")
+                    peer.send(hello.format(boot=BOOT))
         assert not box.connected
-        assert "protocol 3" in box.last_reason and "update tablesight" in box.last_reason
+        assert f"protocol {version}" in box.last_reason and advice in box.last_reason
         # Backed off: 1 s, then 2 s between openings, not ten openings a second.
         assert hellos <= 4, hellos
-        with pytest.raises(DeviceError, match="protocol 3"):
+        with pytest.raises(DeviceError, match=f"protocol {version}"):
             raise DeviceError(f"no table box answered ({box.last_reason})")
     finally:
         box.stop()
@@ -168,7 +174,7 @@ def test_a_restarted_host_delivers_nothing_twice(tmp_path, peer: Peer) -> None:
                      resume=resume).start()
     try:
         peer.wait_for("HELLO?")
-        peer.send(f"HELLO 2 9.9.9 {BOOT} 5 1 {BOX} 0")  # the box only knows ACK 1
+        peer.send(f"HELLO 3 9.9.9 {BOOT} 5 1 {BOX} 0")  # the box only knows ACK 1
         for seq in (2, 3, 4):  # it resends what it thinks is unacknowledged
             peer.send(f"EV {BOOT} {seq} BTN p1 shift")
         got = [e for e in events(again, 3, 2.0) if e.kind == "button"]
@@ -192,7 +198,7 @@ def test_a_host_restarted_while_the_box_rebooted_counts_what_died(tmp_path, peer
                      resume=Session.resume(log, session.game_id).box_resume()).start()
     try:
         peer.wait_for("HELLO?")
-        peer.send(f"HELLO 2 9.9.9 99AA77BB 4 3 {BOX} 3")  # events 2 and 3 died with it
+        peer.send(f"HELLO 3 9.9.9 99AA77BB 4 3 {BOX} 3")  # events 2 and 3 died with it
         got = events(again, 3)
         assert [(e.kind, e.detail.get("count")) for e in got] == \
             [("lost_events", 2), ("lost_events", 3), ("connected", None)]
@@ -206,7 +212,7 @@ def test_the_box_lost_presses_are_counted_from_its_lifetime_total(peer: Peer) ->
     box = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1).start()
     try:
         peer.wait_for("HELLO?")
-        peer.send(f"HELLO 2 9.9.9 {BOOT} 1 0 {BOX} 4294967290")  # a box's long past
+        peer.send(f"HELLO 3 9.9.9 {BOOT} 1 0 {BOX} 4294967290")  # a box's long past
         assert events(box, 1)[0].kind == "connected"
         for total in (4294967290, 4294967294, 4294967294, 1):  # wraps: 4, then 3 more
             peer.send(f"HB {BOOT} 900 0 0 1 {total}")
@@ -237,7 +243,7 @@ def test_a_reboot_whose_hello_is_lost_is_noticed_from_the_next_frame(
         peer.send(f"EV {new} {first} BTN p2 strike")  # the new boot's first event
         assert peer.wait_for("HELLO?")  # not acknowledged as the old boot's: asked who
         assert not any(line.startswith(f"ACK {first} ") for line in peer.lines(0.2))
-        peer.send(f"HELLO 2 9.9.9 {new} {first + 1} {first - 1} {box_id} 0")
+        peer.send(f"HELLO 3 9.9.9 {new} {first + 1} {first - 1} {box_id} 0")
         peer.send(f"EV {new} {first} BTN p2 strike")
         got = events(box, 3)
         assert [e.kind for e in got] == ["lost_events", "connected", "button"]

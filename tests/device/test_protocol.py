@@ -20,30 +20,38 @@ def test_crc_and_encoding_match_the_documented_example():
 def test_parse_every_box_message():
     b = "7CF23A76"
     box = "00C0FFEE"
-    assert P.parse(f"HELLO 2 2.0.0 {b} 5 4 {box} 0") == P.Hello(2, "2.0.0", b, 5, 4, box, 0)
-    assert P.parse(f"HELLO 2 2.0.0 {b} 1 0 {box} 4294967295").lost == 2**32 - 1  # no cap
+    assert P.parse(f"HELLO 3 3.0.0 {b} 5 4 {box} 0") == P.Hello(3, "3.0.0", b, 5, 4, box, 0)
+    assert P.parse(f"HELLO 3 3.0.0 {b} 1 0 {box} 4294967295").lost == 2**32 - 1  # no cap
     assert P.parse(f"HELLO 1 1.0.0 {b} 5 4").protocol == 1  # named, then refused
-    assert P.parse("HELLO 3 3.0.0 whatever").protocol == 3  # a newer box: refused too
+    assert P.parse(f"HELLO 2 2.0.0 {b} 5 4 {box} 0").protocol == 2  # the old dice: refused
+    assert P.parse("HELLO 4 4.0.0 whatever").protocol == 4  # a newer box: refused too
     assert P.parse(f"HB {b} 502 3 1 5 7") == P.Heartbeat(b, 502, 3, 1, 5, 7)
     assert P.parse("OK 9") == P.Reply(True, 9, None)
     assert P.parse("ERR - unknown") == P.Reply(False, None, "unknown")
     assert P.parse(f"EV {b} 3 BTN p2 strike") == P.Event(b, 3, "BTN", player="p2",
                                                          button="strike")
-    ev = P.parse(f"EV {b} 4 ROLL 7 attack p1 1,M,B,3")
-    assert ev.faces == (1, "miss", "blade", 3) and ev.request == 7 and ev.player == "p1"
-    assert P.parse(f"EV {b} 5 ROLL - init - 6").faces == (6,)
+    ev = P.parse(f"EV {b} 4 ROLL 7 d6 p1 1,4,6,3")
+    assert ev.numbers == (1, 4, 6, 3) and ev.sides == 6 and ev.request == 7
+    assert ev.player == "p1"
+    assert P.parse(f"EV {b} 5 ROLL - d6 - 6").numbers == (6,)
+    assert P.parse(f"EV {b} 5 ROLL - d250 - 250,1").numbers == (250, 1)
+    assert P.parse(f"EV {b} 5 ROLL 3 d16 p2 " + ",".join(["16"] * 17)).sides == 16
     # A numbered event the host cannot read keeps its place in the sequence (to be
     # acknowledged and skipped): a newer box's event kind, another button, odd faces.
-    for unknown in ("BTN p3 roll", "ROLL 2 attack p1 7", "ROLL 2 init p1 M", "BTN p1 dance",
-                    "TILT p1 left", "LOST 3"):  # LOST: protocol 2 counts in HB, not events
+    for unknown in ("BTN p3 roll", "ROLL 2 d6 p1 7", "ROLL 2 d6 p1 0", "ROLL 2 d6 p1 M",
+                    "ROLL 2 attack p1 1,M", "ROLL 2 d1 p1 1", "ROLL 2 d251 p1 1",
+                    "ROLL 2 d06 p1 1", "ROLL 2 d6 p1 1,,2", "ROLL 2 d6 p1 01",
+                    "ROLL 2 d16 p1 " + ",".join(["1"] * 18), "ROLL 2 d6 p3 1",
+                    "BTN p1 dance", "TILT p1 left",
+                    "LOST 3"):  # LOST: counted in HB since protocol 2, not events
         ev = P.parse(f"EV {b} 9 {unknown}")
         assert ev.kind == "UNKNOWN" and ev.seq == 9 and ev.text == unknown
     for bad in (f"EV {b} x BTN p1 roll", f"EV {b} 070 BTN p1 roll", "EV 1 BTN p1 roll",
-                f"EV {b} 70000 BTN p1 roll", "EV 7cf23a76 1 BTN p1 roll", "HELLO 2",
-                "NOPE", "HELLO 2 2.0.0 7cf23a76 5 4", "HELLO 2 2.0.0 7CF23A7 5 4",
-                "HELLO 2 2.0.0 7CF2 3A76 5", f"HELLO 2 2.0.0 {b} 05 4 - -",
-                f"HELLO 2 2.0.0 {b} 5 4 - -", f"HELLO 2 2.0.0 {b} 5 4 00c0ffee 0",
-                f"HELLO 2 2.0.0 {b} 5 4 00C0FFEE 4294967296", f"HELLO 2 2.0.0 {b} 5 4",
+                f"EV {b} 70000 BTN p1 roll", "EV 7cf23a76 1 BTN p1 roll", "HELLO 3",
+                "NOPE", "HELLO 3 3.0.0 7cf23a76 5 4", "HELLO 3 3.0.0 7CF23A7 5 4",
+                "HELLO 3 3.0.0 7CF2 3A76 5", f"HELLO 3 3.0.0 {b} 05 4 - -",
+                f"HELLO 3 3.0.0 {b} 5 4 - -", f"HELLO 3 3.0.0 {b} 5 4 00c0ffee 0",
+                f"HELLO 3 3.0.0 {b} 5 4 00C0FFEE 4294967296", f"HELLO 3 3.0.0 {b} 5 4",
                 f"HB {b} 1 70000 1 1 0", f"HB {b} 1 1 1 1", f"HB {b} 1 1 1 1 01",
                 "HB 1 1 1", "OK 65536", f"HB {b} ² 1 1 1 0"):
         with pytest.raises(P.ProtocolError):
@@ -81,7 +89,7 @@ def test_fuzz_random_bytes_never_raise(data):
 
 
 @settings(max_examples=300)
-@given(st.sampled_from(["EV 12 BTN p1 ready", "EV 3 ROLL 9 attack p2 1,2,3,M,B",
+@given(st.sampled_from(["EV 12 BTN p1 ready", "EV 3 ROLL 9 d6 p2 1,2,3,4,6",
                         "HELLO 1 1.0.0 00C0FFEE 1 0", "HB 500 0 0", "OK 17"]),
        st.integers(0, 40), st.integers(0, 7))
 def test_fuzz_no_corrupted_frame_is_delivered(body, pos, bit):

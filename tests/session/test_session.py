@@ -48,10 +48,13 @@ def play_game(seed: int, unread: float = 0.0, no_owner: float = 0.0) -> tuple[Se
         assert it is not None
         before = s.state
         if it.kind == "roll":
-            faces = ((rng.randint(1, 6),) if it.dice_kind == "init"
-                     else tuple(rng.choice(ATTACK_DIE) for _ in range(it.n)))
-            s.device(DeviceEvent("roll", 0.0, it.player, roll_kind=it.dice_kind, faces=faces))
+            # The box rolls six-sided dice: one a press for initiative (and a Wail),
+            # the armed count for attack dice, whose faces the test reads itself.
+            numbers = tuple(rng.randint(1, 6) for _ in range(1 if it.dice_kind == "init"
+                                                              else it.n))
+            s.device(DeviceEvent("roll", 0.0, it.player, sides=6, numbers=numbers))
             if it.dice_kind == "attack":
+                faces = tuple(ATTACK_DIE[n - 1] for n in numbers)
                 assert s.state.key() == apply(before, A.Roll(it.player, faces))[0].key()
             continue
         intended, _ = apply(before, it.action)
@@ -192,7 +195,7 @@ def test_a_destroyed_creature_may_stay_until_taken_off() -> None:
 def test_initiative_from_the_box_and_a_tie_rolls_again() -> None:
     s = Session.new(sample_setup())
     s.observe(seen(s.state))
-    ev = lambda p, f: DeviceEvent("roll", 0.0, p, roll_kind="init", faces=(f,))  # noqa: E731
+    ev = lambda p, f: DeviceEvent("roll", 0.0, p, sides=6, numbers=(f,))  # noqa: E731
     s.device(ev("p1", 4))
     assert s.prompt().text.startswith("turn 1: roll initiative (Bob to roll; Ann rolled 4)")
     out = s.device(ev("p2", 4))
@@ -227,9 +230,9 @@ def test_attack_dice_come_from_the_box_and_the_count_is_told() -> None:
     assert told["label"] == "attack dice" and told["sides"] == 6 and told["command"] == "roll"
     assert [f["label"] for f in told["faces"]] == ["1", "2", "3", "miss", "blade"]
     assert s.prompt().text == "Player 1: roll 4 attack dice for the fight in c3"
-    out = s.device(DeviceEvent("roll", 0.0, "p2", roll_kind="attack", faces=(1, 1, 1, 1)))
+    out = s.device(DeviceEvent("roll", 0.0, "p2", sides=6, numbers=(1, 1, 1, 1)))
     assert any("Player 1's roll" in e.data.get("message", "") for e in out)
-    s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="attack", faces=(3, 3, "miss", 1)))
+    s.device(DeviceEvent("roll", 0.0, "p1", sides=6, numbers=(3, 3, 4, 1)))
     assert s.state.combat is not None and s.state.combat.attack.damage_left == 7
 
 
@@ -430,10 +433,10 @@ def test_a_big_attack_is_rolled_in_parts() -> None:
     s = live({"p1": ["Brute", "Brute"], "p2": ["Scout"]},
              {"p1#0": "c3", "p1#1": "c3", "p2#0": "c3"}, phase=Phase.ACTION, active="p1")
     s.command({"do": "strike", "player": "p1"})
-    out = s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="attack", faces=(1, "miss", 1)))
+    out = s.device(DeviceEvent("roll", 0.0, "p1", sides=6, numbers=(1, 4, 1)))
     assert not [e for e in out if e.kind == "warning"]
     assert s.prompt().text == "Player 1: roll 1 attack die for the fight in c3"
-    s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="attack", faces=(3,)))
+    s.device(DeviceEvent("roll", 0.0, "p1", sides=6, numbers=(3,)))
     assert s.state.combat is not None and s.state.combat.attack.damage_left == 5
 
 
@@ -442,12 +445,12 @@ def test_a_wail_takes_two_presses_of_the_box_roll_button() -> None:
     s = live(wb, {"p1#0": "c3", "p1#1": "a1", "p2#0": "c3"}, phase=Phase.ACTION,
              active="p1", first="p2", index=1)
     s.command({"do": "action", "action": "p1 attack c3 p1#0"})
-    s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="attack", faces=("blade", "miss")))
+    s.device(DeviceEvent("roll", 0.0, "p1", sides=6, numbers=(6, 4)))
     s.command({"do": "action", "action": "p1 blade p1#0 Wail"})
     assert [(d.player, d.kind, d.n) for d in s.dice_needed()] == [("p1", "init", 2)]
     assert "Wail" in s.prompt().text
-    s.device(DeviceEvent("roll", 0.0, "p2", roll_kind="init", faces=(5,)))  # not p2's
-    s.device(DeviceEvent("roll", 0.0, "p1", roll_kind="init", faces=(1,)))
+    s.device(DeviceEvent("roll", 0.0, "p2", sides=6, numbers=(5,)))  # not p2's
+    s.device(DeviceEvent("roll", 0.0, "p1", sides=6, numbers=(1,)))
     assert s.state.combat is not None  # one die so far
     # A host restarted now takes the logged die up again (as Session.resume does).
     from table.dreamblade.system import SYSTEM

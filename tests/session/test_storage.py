@@ -28,7 +28,7 @@ def started(tmp_path: Path) -> tuple[GameLog, Session]:
     s = Session.new(sample_setup(), log)
     s.observe(seen(s.state))
     for p, die in (("p1", 5), ("p2", 2)):
-        s.device(DeviceEvent("roll", 0.0, p, roll_kind="init", faces=(die,)))
+        s.device(DeviceEvent("roll", 0.0, p, sides=6, numbers=(die,)))
     return log, s
 
 

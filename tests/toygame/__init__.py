@@ -251,9 +251,9 @@ class TrackReferee(Referee):
         t.after_change(out)
 
     def device(self, t: Table, ev: DeviceEvent, out: Out) -> None:
-        if ev.kind == "roll" and ev.roll_kind == "init" and ev.player:
+        if ev.kind == "roll" and ev.sides == D6.sides and ev.player:
             try:
-                t.play(RollDie(ev.player, int(ev.faces[0])), "box", out)
+                t.play(RollDie(ev.player, int(D6.face(ev.numbers[0]).code)), "box", out)
             except ActionRefused as e:
                 t.warn(out, f"roll not used: {e}")
             t.after_change(out)

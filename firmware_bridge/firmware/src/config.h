@@ -2,8 +2,8 @@
 #ifndef TABLEBOX_CONFIG_H
 #define TABLEBOX_CONFIG_H
 
-#define FW_VERSION "2.0.0"
-#define PROTOCOL_VERSION 2
+#define FW_VERSION "3.0.0"
+#define PROTOCOL_VERSION 3
 #define BAUD 115200UL
 
 #define HEARTBEAT_MS 500      /* HB frame period */
@@ -13,7 +13,7 @@
 #define DEBOUNCE_MS 5         /* ... and a release after this many read up */
 #define LOCKOUT_MS 15         /* no new press this soon after a release (release bounce) */
 #define EVENT_QUEUE 40        /* unacknowledged events kept (RAM: 18 bytes each) */
-#define MAX_DICE 24           /* most dice one ROLL may ask for */
+#define MAX_SIDES 250         /* the largest die: a 54-card deck is one such roll */
 #define LINE_MAX 96           /* longest frame, including "*CRC\n" */
 
 /* Buttons, active low with pull-ups: p1 on PD2..PD6, p2 on PB0..PB4, in this order:

@@ -51,10 +51,27 @@ const event_t *events_at(uint8_t i)
     return &queue[(uint8_t)((head + i) % EVENT_QUEUE)];
 }
 
+uint8_t face_bits(uint8_t sides)
+{
+    uint8_t bits = 3; /* at least 3: a d2 to a d8 all pack the same way */
+    while (bits < 8 && (uint16_t)(1u << bits) < sides)
+        bits++;
+    return bits;
+}
+
+uint8_t max_dice(uint8_t sides)
+{
+    /* 24 dice of up to 8 sides; then what 80 bits hold, and at most 17 two-digit faces
+     * (a d16 roll of 17 is the longest frame: 92 bytes) */
+    static const uint8_t most[6] = {24, 17, 16, 13, 11, 10};
+    return most[face_bits(sides) - 3];
+}
+
 void face_set(event_t *ev, uint8_t i, uint8_t v)
 {
-    uint16_t bit = (uint16_t)i * 3;
-    for (uint8_t k = 0; k < 3; k++, bit++) {
+    uint8_t w = face_bits(ev->what);
+    uint16_t bit = (uint16_t)i * w;
+    for (uint8_t k = 0; k < w; k++, bit++) {
         uint8_t mask = (uint8_t)(1 << (bit & 7));
         if (v & (1 << k))
             ev->faces[bit >> 3] |= mask;
@@ -65,9 +82,10 @@ void face_set(event_t *ev, uint8_t i, uint8_t v)
 
 uint8_t face_get(const event_t *ev, uint8_t i)
 {
-    uint16_t bit = (uint16_t)i * 3;
+    uint8_t w = face_bits(ev->what);
+    uint16_t bit = (uint16_t)i * w;
     uint8_t v = 0;
-    for (uint8_t k = 0; k < 3; k++, bit++)
+    for (uint8_t k = 0; k < w; k++, bit++)
         if (ev->faces[bit >> 3] & (1 << (bit & 7)))
             v |= (uint8_t)(1 << k);
     return v;

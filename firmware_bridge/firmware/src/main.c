@@ -15,7 +15,6 @@
 
 static const char *const BUTTON_NAMES[BUTTONS_PER_PLAYER] = {"roll", "ready", "shift",
                                                              "strike", "undo"};
-static const char ATTACK_FACE[6] = {'1', '2', '3', 'M', 'M', 'B'};
 
 static volatile uint32_t ms_ticks;
 static uint32_t boot_id;
@@ -27,7 +26,7 @@ static uint8_t sent_count;      /* queued events already sent at least once */
 static uint32_t last_send;      /* when the oldest unacknowledged events were last sent */
 static uint16_t recent_req[8];  /* host request ids already served (duplicates ignored) */
 static uint8_t recent_next;
-struct armed { uint8_t kind, n; };
+struct armed { uint8_t sides, n; }; /* sides 0: not armed (one d6) */
 static struct armed armed[2];   /* what each player's roll button rolls next */
 
 ISR(TIMER0_COMPA_vect) { ms_ticks++; }
@@ -81,7 +80,7 @@ static void put_hex(uint32_t v, uint8_t digits)
 static uint8_t send_frame(void)
 {
     if (out_overflow)
-        return 1; /* cannot happen with MAX_DICE and LINE_MAX as set; dropped, not cut */
+        return 1; /* cannot happen with max_dice() and LINE_MAX as set; dropped, not cut */
     uint16_t crc = crc16(out, out_len);
     uint8_t body = out_len;
     out[out_len++] = '*';
@@ -153,7 +152,9 @@ static uint8_t send_event(const event_t *ev)
             put_u32(ev->req);
         else
             put("-");
-        put(ev->what == ROLL_INIT ? " init " : " attack ");
+        put(" d");
+        put_u32(ev->what);
+        put(" ");
         if (ev->player) {
             put("p");
             put_u32(ev->player);
@@ -161,13 +162,10 @@ static uint8_t send_event(const event_t *ev)
             put("-");
         }
         put(" ");
-        for (uint8_t i = 0; i < ev->n; i++) {
-            char c[2] = {0, 0};
-            uint8_t f = face_get(ev, i);
-            c[0] = ev->what == ROLL_INIT ? (char)('1' + f) : ATTACK_FACE[f];
+        for (uint8_t i = 0; i < ev->n; i++) { /* faces 1..sides: what they mean is the host's */
             if (i)
                 put(",");
-            put(c);
+            put_u32((uint32_t)face_get(ev, i) + 1);
         }
     }
     return send_frame();
@@ -181,17 +179,17 @@ static uint8_t durable(uint16_t seq)
 }
 
 /* -- events ------------------------------------------------------------------------------ */
-static uint16_t queue_roll(uint16_t req, uint8_t kind, uint8_t n, uint8_t player)
+static uint16_t queue_roll(uint16_t req, uint8_t sides, uint8_t n, uint8_t player)
 {
     event_t ev;
     memset(&ev, 0, sizeof ev);
     ev.type = EV_ROLL;
     ev.req = req;
-    ev.what = kind;
+    ev.what = sides;
     ev.n = n;
     ev.player = player;
     for (uint8_t i = 0; i < n; i++)
-        face_set(&ev, i, rng_below(6));
+        face_set(&ev, i, rng_below(sides));
     return events_push(&ev);
 }
 
@@ -207,12 +205,11 @@ static void on_press(uint8_t index)
         lost++; /* the host counts differences modulo 2^32: it never saturates */
         return;
     }
-    if (ev.what == 0) { /* the roll button rolls what the host armed (default: initiative) */
+    if (ev.what == 0) { /* the roll button rolls what the host armed (default: one d6) */
         struct armed *a = &armed[ev.player - 1];
-        uint8_t n = a->n ? a->n : 1;
-        if (!queue_roll(0, a->kind, n, ev.player))
+        if (!queue_roll(0, a->sides ? a->sides : 6, a->n ? a->n : 1, ev.player))
             lost++;
-        a->kind = ROLL_INIT;
+        a->sides = 0;
         a->n = 0;
     }
 }
@@ -310,24 +307,26 @@ static void handle_command(char *argv[], uint8_t argc)
     if (!strcmp(cmd, "PING")) {
         send_reply("OK", req, 0);
     } else if (!strcmp(cmd, "ROLL") || !strcmp(cmd, "ARM")) {
-        uint16_t n;
-        uint8_t kind = argc > 2 && !strcmp(argv[2], "attack") ? ROLL_ATTACK : ROLL_INIT;
+        uint16_t n, sides = 0;
         uint8_t player = argc > 4 ? parse_player(argv[4]) : 0;
-        if (argc < 4 || (strcmp(argv[2], "init") && strcmp(argv[2], "attack"))
-                || !parse_u16(argv[3], &n) || n < 1 || n > MAX_DICE
+        /* the dice: d<sides>, 2 to MAX_SIDES sides, no leading zero */
+        uint8_t dice_ok = argc > 2 && argv[2][0] == 'd' && argv[2][1] != '0'
+            && parse_u16(argv[2] + 1, &sides) && sides >= 2 && sides <= MAX_SIDES;
+        if (argc < 4 || argc > 5 || !dice_ok
+                || !parse_u16(argv[3], &n) || n < 1 || n > max_dice((uint8_t)sides)
                 || (argc > 4 && !player && strcmp(argv[4], "-"))) {
             send_reply("ERR", req, "args");
         } else if (cmd[0] == 'A') {
             if (!player) {
                 send_reply("ERR", req, "args");
             } else {
-                armed[player - 1].kind = kind;
+                armed[player - 1].sides = (uint8_t)sides;
                 armed[player - 1].n = (uint8_t)n;
                 send_reply("OK", req, 0);
             }
         } else if (seen_req(req)) {
             send_reply("OK", req, "dup"); /* already rolled: the event is on its way */
-        } else if (!queue_roll(req, kind, (uint8_t)n, player)) {
+        } else if (!queue_roll(req, (uint8_t)sides, (uint8_t)n, player)) {
             recent_req[(uint8_t)((recent_next + 7) % 8)] = 0; /* not served after all */
             send_reply("ERR", req, "busy");
         }

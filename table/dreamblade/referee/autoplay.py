@@ -35,6 +35,7 @@ class Intent:
     button: str | None = None
     dice_kind: str | None = None
     n: int = 0
+    sides: int = 6
 
     def __str__(self) -> str:
         if self.kind == "roll":
@@ -56,7 +57,8 @@ def plan(state: State, init_dice: Mapping[str, int], rng: random.Random,
         decline = next((a for a in legal if isinstance(a, A.DeclineDeathblow)), None)
         if decline is not None and rng.random() < 0.15:
             return Intent("type", d.player, decline)  # some players let a deathblow go
-        return Intent("roll", d.player, dice_kind=d.kind, n=d.n)
+        return Intent("roll", d.player, dice_kind=d.kind, n=d.n,
+                      sides=d.die.sides if d.die else 6)
     action = policy(state, legal, rng)
     player = getattr(action, "player", None)
     if isinstance(action, A.Spawn | A.Move | A.Place):

@@ -224,43 +224,47 @@ class DreambladeReferee(Referee):
         t.after_change(out)
 
     def device(self, t: Table, ev: DeviceEvent, out: Out) -> None:
+        """A roll of the box: six-sided dice, whose numbers mean what the step needs
+        (an initiative die, a Wail's dice, attack dice through their face table)."""
         if ev.kind != "roll":
             return
         s = t.state
         c = s.combat
-        if c is not None and c.step is Step.WAIL and ev.roll_kind == "init":
+        who = ev.player or "someone"
+        if ev.sides != 6:
+            t.warn(out, f"{who} rolled {len(ev.numbers)} d{ev.sides}; every die of this "
+                   "game has six sides: roll again")
+            return
+        if c is not None and c.step is Step.WAIL:
             try:
-                self._wail_die(t, ev.player, int(ev.faces[0]), "box", out)
+                for n in ev.numbers[:2 - len(self.wail_dice)]:
+                    self._wail_die(t, ev.player, int(dice.SIX_SIDED.face(n).code), "box", out)
             except CommandRefused as e:
                 t.warn(out, str(e))
             return
-        if ev.roll_kind == "init":
-            if s.phase is not Phase.INITIATIVE or ev.player is None:
-                need = [d for d in self.dice_needed(s) if d.player == ev.player]
-                if need:  # the box rolled its default: it had not been told the count yet
-                    t.warn(out, f"the box was not ready for {ev.player}'s {need[0].n} "
-                           "attack dice: press roll again")
-                else:
-                    t.warn(out, f"{ev.player or 'someone'} rolled initiative; not needed now")
+        if s.phase is Phase.INITIATIVE:
+            if ev.player is None:
+                t.warn(out, "an initiative die rolled for no player: press your own roll")
                 return
             if ev.player in self.init_dice:
                 t.warn(out, f"{ev.player} already rolled {self.init_dice[ev.player]}")
                 return
-            self._initiative_die(t, ev.player, int(ev.faces[0]), "box", out)
+            self._initiative_die(t, ev.player, int(dice.INITIATIVE.face(ev.numbers[0]).code),
+                                "box", out)
             return
         if c is None or c.step not in (Step.ROLL, Step.DEATHBLOW):
-            t.warn(out, f"{ev.player or 'someone'} rolled attack dice; not needed now")
+            t.warn(out, f"{who} rolled; no dice are needed now")
             return
         roller = c.attack.player
         if ev.player not in (None, roller):
             t.warn(out, f"{ev.player} rolled, but it is {roller}'s roll")
             return
         need = c.attack.dice - len(c.attack.roll)
-        faces = tuple(ev.faces[:need])
+        faces = tuple(dice.attack_face(dice.ATTACK.face(n)) for n in ev.numbers[:need])
         # Fewer is a part of a big attack (the box rolls at most 24 at a time): the
         # prompt then asks for the rest. More are not the players' to keep.
-        if len(ev.faces) > need:
-            t.warn(out, f"{len(ev.faces)} dice rolled, {need} needed; the rest were ignored")
+        if len(ev.numbers) > need:
+            t.warn(out, f"{len(ev.numbers)} dice rolled, {need} needed; the rest were ignored")
         try:
             t.play(A.Roll(roller, faces), "box", out)  # type: ignore[arg-type]
         except RulesError as e:

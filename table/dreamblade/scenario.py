@@ -240,7 +240,7 @@ def load(data: object, catalog: Catalog | None = None,
             if ref not in game.by_ref:
                 raise ScenarioError(f"setup.placement.{p}: no miniature {ref} in the warband")
             g = game.by_ref[ref]
-            if spot in PLACEMENT_ZONES:
+            if isinstance(spot, str) and spot in PLACEMENT_ZONES:  # a list is not hashable
                 state.zone[g] = PLACEMENT_ZONES[spot]
             else:
                 c = board.index(reader.cell(spot, f"setup.placement.{p}.{idx}"))

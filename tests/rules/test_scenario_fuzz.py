@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from table.dreamblade import Catalog
@@ -48,6 +48,9 @@ scenarios = st.fixed_dictionaries(
 
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.one_of(scenarios, values))
+# Found by this test: a list where a placement names a cell or zone was a TypeError.
+@example(data={"setup": {"warbands": {"p1": ["Iron Thug"], "p2": []},
+                         "placement": {"p1": {"0": []}}}, "actions": []})
 def test_any_json_is_a_result_or_a_scenario_error(data: object) -> None:
     try:
         out = run(data, Catalog.builtin())

@@ -18,6 +18,7 @@ A game is a package of its own under ``table/``; nothing outside it names it.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -198,6 +199,20 @@ class Referee(ABC):
     @abstractmethod
     def state_dict(self, state: Any) -> dict[str, Any]:
         """The state as JSON-ready data (game records, the dashboard)."""
+
+    @abstractmethod
+    def legal_actions(self, state: Any) -> Sequence[Any]:
+        """Every action a player may take now, in a stable order (empty while the state
+        waits for randomness: see ``chance``, or once the game is over)."""
+
+    @abstractmethod
+    def is_over(self, state: Any) -> bool: ...
+
+    def chance(self, state: Any, rng: random.Random) -> Any | None:
+        """When the state waits for dice or a card (a chance node): the action a fair
+        roll or draw from ``rng`` makes; None when a player decides. For random playouts
+        (benches, property tests); at the table the box or a person supplies it."""
+        return None
 
     # -- what the table must do -------------------------------------------------------
     @abstractmethod

@@ -132,9 +132,15 @@ def cmd_warband_check(args: argparse.Namespace) -> int:
 
 # -- bench and demo ------------------------------------------------------------------
 def cmd_bench_rules(args: argparse.Namespace) -> int:
+    from table import registry
+
     from .bench import bench_rules
 
-    result = bench_rules(games=args.games, seed=args.seed, checks=args.checks)
+    try:
+        registry.get(args.game or registry.DEFAULT)
+    except registry.UnknownGame as e:
+        raise UsageError(str(e)) from None
+    result = bench_rules(games=args.games, seed=args.seed, checks=args.checks, game=args.game)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -282,6 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     brules.add_argument("--games", type=int, default=200)
     brules.add_argument("--checks", type=int, default=20000)
     brules.add_argument("--seed", type=int, default=1)
+    brules.add_argument("--game", help="an installed game (tablesight games); default the first")
     brules.add_argument("--json", action="store_true")
     brules.set_defaults(func=cmd_bench_rules)
     bvision = bench.add_parser("vision", help="detector accuracy and speed on synthetic scenes")

@@ -62,3 +62,16 @@ def test_bench_rules_reports_figures():
     out = json.loads(r.stdout)
     assert out["games"] == 3 and out["games_per_second"] > 0
     assert out["check_action_p99_us"] >= out["check_action_p50_us"] > 0
+    assert out["game"] == "dreamblade" and out["games_capped"] == 0
+    assert out["reject_action_p99_us"] >= out["reject_action_p50_us"] > 0
+    r = run("bench", "rules", "--game", "chess")
+    assert r.returncode == 2 and "no game 'chess' is installed" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_bench_rules_plays_any_installed_game_through_the_seam(track_installed) -> None:
+    from tablesight.bench import bench_rules
+
+    out = bench_rules(games=50, checks=2000, game="track")
+    assert out["game"] == "track" and out["games_capped"] == 0
+    assert out["median_actions_per_game"] > 4 and out["action_checks_timed"] > 50

@@ -13,6 +13,7 @@ Registered as ``track`` through a ``tablesight.games`` entry point that the test
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -210,6 +211,17 @@ class TrackReferee(Referee):
 
     def state_dict(self, state: State) -> dict[str, Any]:
         return state.to_dict()
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return [] if state.roll is None else legal(state)  # before a roll the die decides
+
+    def is_over(self, state: State) -> bool:
+        return state.winner is not None
+
+    def chance(self, state: State, rng: random.Random) -> Action | None:
+        if state.winner or state.roll is not None:
+            return None
+        return RollDie(state.active, int(D6.face(rng.randint(1, D6.sides)).code))
 
     def prompt(self, state: State) -> Prompt:
         who = self.words.names.get(state.active, state.active)

@@ -8,6 +8,7 @@ misread cell), its corrections and what a screen draws of it.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -34,10 +35,11 @@ from table.system import (
 from .. import actions as A
 from .. import dice
 from ..combat import legal_attacks
-from ..engine import apply
+from ..engine import apply, legal_actions
 from ..errors import RulesError
 from ..game import Game
 from ..notation import parse_action, parse_face
+from ..playout import chance_action
 from ..state import Phase, State, Step, Zone
 from ..validity import Status, describe, status
 from . import prompts, view
@@ -81,6 +83,18 @@ class DreambladeReferee(Referee):
 
     def state_dict(self, state: State) -> dict[str, Any]:
         return state.to_dict()
+
+    def legal_actions(self, state: State) -> list[A.Action]:
+        c = state.combat
+        if state.phase is Phase.INITIATIVE or (c is not None and c.step is Step.ROLL):
+            return []  # the dice decide (``chance``), not a player
+        return legal_actions(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.is_over()
+
+    def chance(self, state: State, rng: random.Random) -> A.Action | None:
+        return chance_action(state, rng)
 
     # -- what the table must do ---------------------------------------------------------
     def prompt(self, state: State) -> Prompt:

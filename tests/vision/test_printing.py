@@ -1,7 +1,9 @@
 import json
 import re
 import struct
+import subprocess
 import zlib
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -10,8 +12,30 @@ from vision import tags
 from vision.printing.sheets import print_map, print_stickers
 
 
-def pdf_pages(data: bytes) -> int:
-    return len(re.findall(rb"/Type /Page\b", data))
+def poppler(tool: str, *args: str) -> str:
+    """Debian's poppler-utils: a PDF reader the project did not write."""
+    return subprocess.run([tool, *args], capture_output=True, text=True, check=True).stdout
+
+
+def rasterise(pdf: Path, dpi: int, page: int = 1) -> np.ndarray:
+    out = pdf.with_suffix("")
+    poppler("pdftoppm", "-r", str(dpi), "-f", str(page), "-l", str(page), "-png",
+            "-singlefile", str(pdf), str(out))
+    return cv2.imread(str(out) + ".png")
+
+
+def markers_mm(img: np.ndarray, dpi: int, dictionary: str) -> dict[int, np.ndarray]:
+    """Each marker found in a rasterised page: its corners in millimetres."""
+    aruco = cv2.aruco
+    params = aruco.DetectorParameters()
+    params.cornerRefinementMethod = aruco.CORNER_REFINE_SUBPIX
+    det = aruco.ArucoDetector(aruco.getPredefinedDictionary(getattr(aruco, dictionary)),
+                              params)
+    corners, ids, _ = det.detectMarkers(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
+    assert ids is not None
+    # OpenCV puts pixel centres on whole numbers; a page's pixel k spans k to k + 1.
+    return {int(i): (c.reshape(4, 2) + 0.5) * 25.4 / dpi
+            for i, c in zip(ids.ravel(), corners, strict=True)}
 
 
 def test_print_map_writes_true_scale_files(layout, tmp_path):
@@ -25,12 +49,49 @@ def test_print_map_writes_true_scale_files(layout, tmp_path):
     assert crc == zlib.crc32(png[i:i + 13])
     img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
     assert abs(img.shape[1] / 50 * 25.4 - layout.sheet[0]) < 1.0  # true scale
-    sheet = files.sheet_pdf.read_bytes()
-    assert sheet.startswith(b"%PDF-1.4") and pdf_pages(sheet) == 1
-    assert b"/MediaBox [0 0 %.2f" % (layout.sheet[0] * 72 / 25.4) in sheet
-    tiled = files.tiled_pdf.read_bytes()
-    assert pdf_pages(tiled) == files.tiles >= 9
-    assert b"tile row 1/" in tiled
+    # The PDFs as poppler reads them: exact page sizes, pages, an embedded font.
+    info = poppler("pdfinfo", str(files.sheet_pdf))
+    w_pt, h_pt = (float(v) for v in re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts",
+                                               info).groups())
+    assert abs(w_pt - layout.sheet[0] * 72 / 25.4) < 0.01
+    assert abs(h_pt - layout.sheet[1] * 72 / 25.4) < 0.01
+    tiled = poppler("pdfinfo", str(files.tiled_pdf))
+    assert re.search(r"Pages:\s+(\d+)", tiled).group(1) == str(files.tiles)
+    assert files.tiles >= 9
+    assert "595.28 x 841.89 pts (A4)" in tiled
+    fonts = poppler("pdffonts", str(files.tiled_pdf))
+    assert "DejaVuSans" in fonts and re.search(r"DejaVuSans.*\byes\b", fonts), fonts
+    assert "tile row 1/" in poppler("pdftotext", str(files.tiled_pdf), "-")
+    letter = print_map(layout, tmp_path / "letter", dpi=50, paper="letter")
+    assert "612 x 792 pts (letter)" in poppler("pdfinfo", str(letter.tiled_pdf))
+
+
+def test_the_printed_scale_measured_from_the_pdf_itself(layout, tmp_path):
+    """The one-sheet PDF rasterised by poppler at 100 dpi: every marker is 50 mm wide
+    and the markers stand where the layout puts them, within 0.15 mm over
+    the whole 70 cm sheet; the tiled PDF's first page likewise, shifted by its margin.
+    And the detector finds the map in what poppler drew."""
+    from vision.detect import Detector
+
+    files = print_map(layout, tmp_path, dpi=100)
+    want = {m.id: np.array(m.corners, float) for m in layout.markers}
+    page = rasterise(files.sheet_pdf, 100)
+    found = markers_mm(page, 100, layout.dictionary)
+    assert set(found) == set(want)
+    errors = [np.abs(found[i] - want[i]).max() for i in want]
+    # a pixel at 100 dpi is 0.25 mm; the corner fit is sub-pixel (measured: at most 0.10)
+    assert max(errors) < 0.15, errors
+    sides = [np.linalg.norm(found[i][1] - found[i][0]) for i in want]
+    assert abs(float(np.median(sides)) - 50.0) < 0.1, sides
+    det = Detector(layout).detect(cv2.resize(page, None, fx=0.4, fy=0.4,
+                                             interpolation=cv2.INTER_AREA))
+    assert det.fix.found and det.fix.reprojection_px < 1.0
+    assert det.bases == [] and det.occluded == set()
+    first = markers_mm(rasterise(files.tiled_pdf, 100, page=1), 100, layout.dictionary)
+    assert first  # the first tile holds the top-left markers whole
+    for i, corners in first.items():
+        shifted = want[i] + 10.0  # the tile margin
+        assert np.abs(corners - shifted).max() < 0.2, (i, corners, shifted)
 
 
 def test_printed_map_is_found_by_the_detector(layout, tmp_path):
@@ -47,7 +108,8 @@ def test_printed_map_is_found_by_the_detector(layout, tmp_path):
 def test_stickers_and_mapping(layout, tmp_path):
     names = ["Iron Thug", "Mirrorman", "Mirrorman"]
     pdf, mapping = print_stickers(layout, "p2", names, tmp_path, base_mm=32)
-    assert pdf_pages(pdf.read_bytes()) == 1
+    assert re.search(r"Pages:\s+1\n", poppler("pdfinfo", str(pdf)))
+    assert "Iron Thug" in poppler("pdftotext", str(pdf), "-")
     m = json.loads(mapping.read_text())
     assert m["player"] == "p2" and m["base_mm"] == 32
     assert [s["mini"] for s in m["stickers"]] == ["p2#0", "p2#1", "p2#2"]

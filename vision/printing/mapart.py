@@ -39,8 +39,10 @@ def _text(img: np.ndarray, text: str, org_mm: tuple[float, float], s: float, siz
                 cv2.LINE_AA)
 
 
-def render_sheet(layout: Layout, px_per_mm: float, labels: bool = True) -> np.ndarray:
-    """The whole sheet as a BGR image at ``px_per_mm``."""
+def render_sheet(layout: Layout, px_per_mm: float, labels: bool = True,
+                 markers: bool = True) -> np.ndarray:
+    """The whole sheet as a BGR image at ``px_per_mm`` (without ``markers``: white where
+    they go, for a PDF that draws them as vectors)."""
     s = px_per_mm
     w, h = int(round(layout.sheet[0] * s)), int(round(layout.sheet[1] * s))
     img = np.full((h, w, 3), PAPER, np.uint8)
@@ -85,7 +87,8 @@ def render_sheet(layout: Layout, px_per_mm: float, labels: bool = True) -> np.nd
         x0, y0 = int(round(min(xs) * s)), int(round(min(ys) * s))
         x1, y1 = int(round(max(xs) * s)), int(round(max(ys) * s))
         size = min(x1 - x0, y1 - y0)
-        tile = aruco.generateImageMarker(dictionary, m.id, size)
+        tile = aruco.generateImageMarker(dictionary, m.id, size) if markers else \
+            np.full((size, size), 255, np.uint8)
         img[y0:y0 + size, x0:x0 + size] = cv2.cvtColor(tile, cv2.COLOR_GRAY2BGR)
     return img
 

@@ -12,7 +12,7 @@ import numpy as np
 from .. import tags
 from ..layout import Layout
 from .mapart import render_sheet
-from .pdf import Page, png_with_dpi, write_pdf
+from .pdf import Document, marker_bits, png_with_dpi
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 TILE_MARGIN_MM = 10.0  # printers cannot print to the edge
@@ -28,50 +28,62 @@ class MapFiles:
     tiles: int
 
 
+def _markers(doc: Document, layout: Layout, dx: float, dy: float) -> None:
+    """The layout's markers as vectors, the map's (0, 0) at (dx, dy) on the page."""
+    for m in layout.markers:
+        doc.marker(marker_bits(layout.dictionary, m.id),
+                   [(x + dx, y + dy) for x, y in m.corners])
+
+
 def print_map(layout: Layout, out_dir: Path, dpi: float = 150.0, paper: str = "a4") -> MapFiles:
     out_dir.mkdir(parents=True, exist_ok=True)
     s = dpi / 25.4
-    art = render_sheet(layout, s)
     w_mm, h_mm = layout.sheet
     stem = layout.name
     layout_path = out_dir / f"{stem}.layout.json"
     layout.save(layout_path)
     png_path = out_dir / f"{stem}-{int(dpi)}dpi.png"
-    png_path.write_bytes(png_with_dpi(art, dpi))
-    sheet = Page(w_mm, h_mm)
+    png_path.write_bytes(png_with_dpi(render_sheet(layout, s), dpi))
+    # The PDFs: the art without markers, and the markers as vectors on top.
+    art = render_sheet(layout, s, markers=False)
+    sheet = Document(f"{stem}: the whole map on one sheet")
+    sheet.page(w_mm, h_mm)
     sheet.image(art, 0, 0, w_mm, h_mm)
+    _markers(sheet, layout, 0, 0)
     sheet_path = out_dir / f"{stem}-one-sheet.pdf"
-    sheet_path.write_bytes(write_pdf([sheet]))
+    sheet_path.write_bytes(sheet.output())
     pw, ph = PAPERS[paper]
     cw, ch = pw - 2 * TILE_MARGIN_MM, ph - 2 * TILE_MARGIN_MM
     step_x, step_y = cw - TILE_OVERLAP_MM, ch - TILE_OVERLAP_MM
     cols = max(1, math.ceil((w_mm - TILE_OVERLAP_MM) / step_x))
     rows = max(1, math.ceil((h_mm - TILE_OVERLAP_MM) / step_y))
-    pages = []
+    tiled = Document(f"{stem}: tiled on {paper.upper()}")
     for r in range(rows):
         for c in range(cols):
             x0, y0 = c * step_x, r * step_y
             x1, y1 = min(w_mm, x0 + cw), min(h_mm, y0 + ch)
             crop = art[int(round(y0 * s)):int(round(y1 * s)), int(round(x0 * s)):int(round(x1 * s))]
-            page = Page(pw, ph)
-            page.image(crop, TILE_MARGIN_MM, TILE_MARGIN_MM, x1 - x0, y1 - y0)
+            tiled.page(pw, ph)
+            tiled.image(crop, TILE_MARGIN_MM, TILE_MARGIN_MM, x1 - x0, y1 - y0)
+            with tiled.pdf.rect_clip(TILE_MARGIN_MM, TILE_MARGIN_MM, x1 - x0, y1 - y0):
+                _markers(tiled, layout, TILE_MARGIN_MM - x0, TILE_MARGIN_MM - y0)
             # Alignment marks: short ticks where the neighbouring tile's content starts,
             # so tiles are overlapped until the ticks meet.
             for mx in ([TILE_MARGIN_MM + TILE_OVERLAP_MM] if c > 0 else []) + \
                       ([TILE_MARGIN_MM + step_x] if c < cols - 1 else []):
                 for my in (TILE_MARGIN_MM - 6, TILE_MARGIN_MM + (y1 - y0) + 1):
-                    page.line(mx, my, mx, my + 5, 0.25)
+                    tiled.line(mx, my, mx, my + 5, 0.25)
             for my in ([TILE_MARGIN_MM + TILE_OVERLAP_MM] if r > 0 else []) + \
                       ([TILE_MARGIN_MM + step_y] if r < rows - 1 else []):
                 for mx in (TILE_MARGIN_MM - 6, TILE_MARGIN_MM + (x1 - x0) + 1):
-                    page.line(mx, my, mx + 5, my, 0.25)
-            page.text(TILE_MARGIN_MM, ph - 3, 7,
-                      f"{stem}  tile row {r + 1}/{rows}, column {c + 1}/{cols}  "
-                      f"(print at 100 %, no scaling; overlap {TILE_OVERLAP_MM:.0f} mm)")
-            pages.append(page)
+                    tiled.line(mx, my, mx + 5, my, 0.25)
+            tiled.text(TILE_MARGIN_MM, ph - 3, 7,
+                       f"{stem}  tile row {r + 1}/{rows}, column {c + 1}/{cols}  "
+                       f"(print at 100 %, no scaling; overlap {TILE_OVERLAP_MM:.0f} mm)")
+            tiled.scale_bar(40, 6)  # in the top margin, clear of the alignment ticks
     tiled_path = out_dir / f"{stem}-tiled-{paper}.pdf"
-    tiled_path.write_bytes(write_pdf(pages))
-    return MapFiles(layout_path, png_path, sheet_path, tiled_path, len(pages))
+    tiled_path.write_bytes(tiled.output())
+    return MapFiles(layout_path, png_path, sheet_path, tiled_path, rows * cols)
 
 
 def sticker_ids(player: str, count: int) -> list[int]:
@@ -92,9 +104,11 @@ def print_stickers(layout: Layout, player: str, names: list[str], out_dir: Path,
     ids = sticker_ids(player, len(names))
     pitch_x, pitch_y = base_mm + 60, base_mm + 8
     per_col = int((ph - 30) // pitch_y)
-    page = Page(pw, ph)
-    page.text(15, 15, 10, f"tablesight stickers: {player}, {len(names)} miniatures, "
-                          f"{base_mm:.0f} mm bases. Print at 100 %.")
+    doc = Document(f"tablesight stickers: {player}")
+    doc.page(pw, ph)
+    doc.text(15, 15, 10, f"tablesight stickers: {player}, {len(names)} miniatures, "
+                         f"{base_mm:.0f} mm bases. Print at 100 %.")
+    doc.scale_bar(15, ph - 8)
     color = layout.player_bgr(player)
     mapping = []
     for k, (tag_id, name) in enumerate(zip(ids, names, strict=True)):
@@ -104,13 +118,13 @@ def print_stickers(layout: Layout, player: str, names: list[str], out_dir: Path,
         img = np.full((size, size, 3), 255, np.uint8)
         tags.draw_tag(img, (size / 2, size / 2), base_mm * s / 2,
                       None if rings_only else tag_id, color)
-        page.image(img, x, y, size / s, size / s)
-        page.text(x + base_mm + 4, y + base_mm / 2 + 1, 8,
-                  f"{player}#{k}  {name}" + ("" if rings_only else f"  (tag {tag_id})"))
+        doc.image(img, x, y, size / s, size / s)
+        doc.text(x + base_mm + 4, y + base_mm / 2 + 1, 8,
+                 f"{player}#{k}  {name}" + ("" if rings_only else f"  (tag {tag_id})"))
         mapping.append({"sticker": None if rings_only else tag_id, "mini": f"{player}#{k}",
                         "name": name})
     pdf_path = out_dir / f"stickers-{player}.pdf"
-    pdf_path.write_bytes(write_pdf([page]))
+    pdf_path.write_bytes(doc.output())
     map_path = out_dir / f"stickers-{player}.json"
     map_path.write_text(json.dumps({"format": "tablesight-stickers/1", "player": player,
                                     "color": layout.players[player], "base_mm": base_mm,

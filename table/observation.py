@@ -16,13 +16,21 @@ class ObservedBase:
     sticker: int | None  # tag id, or None (plain ring, or not readable)
     tag: str  # "read", "none" (a plain ring) or "unreadable"
     confidence: float
-    x_mm: float
+    x_mm: float  # the centre, map millimetres
     y_mm: float
+    diameter_mm: float = 0.0  # the outline as seen (0: not measured)
+    # Bases or disks lying on others: how many lie under this one (0: on the table).
+    layer: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"owner": self.owner, "sticker": self.sticker, "tag": self.tag,
-                "confidence": round(self.confidence, 3),
-                "center_mm": [round(self.x_mm, 1), round(self.y_mm, 1)]}
+        out = {"owner": self.owner, "sticker": self.sticker, "tag": self.tag,
+               "confidence": round(self.confidence, 3),
+               "center_mm": [round(self.x_mm, 1), round(self.y_mm, 1)]}
+        if self.diameter_mm:
+            out["diameter_mm"] = round(self.diameter_mm, 1)
+        if self.layer:
+            out["layer"] = self.layer
+        return out
 
 
 @dataclass(frozen=True)

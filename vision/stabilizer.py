@@ -39,6 +39,7 @@ class _Track:
     owner: str | None = None  # as committed; changed only by a clear majority (hysteresis)
     sticker: int | None = None
     tag: str = "unreadable"
+    diameter: float = 0.0  # mm, as the camera measures the outline
     last: int = 0  # the region's frame count when this base was last seen
 
 
@@ -145,11 +146,12 @@ class Stabilizer:
                 if d < TRACK_MM and (best is None or d < best[0]):
                     best = (d, tr)
             if best is None:
-                tr = _Track(b.x_mm, b.y_mm, deque(maxlen=2 * self.k))
+                tr = _Track(b.x_mm, b.y_mm, deque(maxlen=2 * self.k), diameter=b.diameter_mm)
                 st.tracks.append(tr)
             else:
                 tr = best[1]
                 tr.x, tr.y = (tr.x + b.x_mm) / 2, (tr.y + b.y_mm) / 2
+                tr.diameter = (tr.diameter + b.diameter_mm) / 2
             tr.last = st.frames
             tr.recent.append((b.owner, b.tag, b.sticker))
             tr.confidence = max(tr.confidence, b.confidence)
@@ -178,5 +180,6 @@ class Stabilizer:
                 tags = Counter(tg for _, tg, _ in tr.recent)
                 tr.tag = "none" if tags.most_common(1)[0][0] == "none" else "unreadable"
             owner, sticker, tag = tr.owner, tr.sticker, tr.tag
-            out.append(ObservedBase(owner, sticker, tag, tr.confidence, tr.x, tr.y))
+            out.append(ObservedBase(owner, sticker, tag, tr.confidence, tr.x, tr.y,
+                                    tr.diameter))
         return tuple(out)

@@ -99,7 +99,10 @@ class BaseFinder:
         ys = np.clip((cy + np.sin(ang)[None, :, None] * steps).round(), 0, h - 1).astype(int)
         inside = mask[ys, xs] > 0  # (N, rays, steps)
         inside[..., -1] = False
-        first_out = steps[np.argmax(~inside, axis=2)]
+        # The edge lies between the last step inside and the first outside: their
+        # midpoint (half a step back), not the first outside, which reads every disc
+        # a quarter pixel too wide.
+        first_out = steps[np.argmax(~inside, axis=2)] - 0.25
         r = np.median(first_out, axis=1)
         # Opposite rays of equal plausible length agree on the centre; their difference
         # says how far it is off along that direction.

@@ -10,11 +10,15 @@ from pathlib import Path
 from .cli import UsageError
 
 
-def load_layout(path: str | None):  # -> Layout
+def load_layout(path: str | None, game: str | None = None):  # -> Layout
+    from table import registry
     from vision.layout import Layout, LayoutError, game_layout
 
     if path is None:
-        return game_layout()
+        try:
+            return game_layout(game)
+        except registry.UnknownGame as exc:
+            raise UsageError(str(exc)) from None
     try:
         return Layout.load(path)
     except LayoutError as exc:
@@ -33,13 +37,24 @@ def load_config(path: str | None):  # -> VisionConfig
 def cmd_print_map(args: argparse.Namespace) -> int:
     from vision.printing.sheets import print_map
 
-    layout = load_layout(args.layout)
+    layout = load_layout(args.layout, args.game)
     files = print_map(layout, Path(args.out), dpi=args.dpi, paper=args.paper)
     print(f"layout      {files.layout}")
     print(f"png         {files.png}  ({args.dpi:.0f} dpi, "
           f"{layout.sheet[0]:.0f} x {layout.sheet[1]:.0f} mm)")
     print(f"one sheet   {files.sheet_pdf}")
     print(f"tiled       {files.tiled_pdf}  ({files.tiles} {args.paper} pages, 10 mm overlap)")
+    return 0
+
+
+def cmd_print_ruler(args: argparse.Namespace) -> int:
+    from vision.printing.sheets import print_ruler
+
+    try:
+        path = print_ruler(Path(args.out), args.length, args.paper)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"ruler       {path}  ({args.length:g} inches; check its centimetre scale)")
     return 0
 
 
@@ -226,12 +241,19 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     pm.add_argument("--out", default="print")
     pm.add_argument("--dpi", type=float, default=150.0)
     pm.add_argument("--paper", choices=["a4", "letter"], default="a4")
-    pm.add_argument("--layout", help="a layout JSON (default: the Dreamblade map)")
+    pm.add_argument("--layout", help="a layout JSON (default: the game's printed map)")
+    pm.add_argument("--game", help="an installed game (tablesight games); default the first")
     pm.set_defaults(func=cmd_print_map)
+    pr_ = pr.add_parser("ruler", help="a range ruler in inches, in strips to join")
+    pr_.add_argument("--length", type=float, default=12.0, help="inches (1-72)")
+    pr_.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    pr_.add_argument("--out", default="print")
+    pr_.set_defaults(func=cmd_print_ruler)
     ps = pr.add_parser("stickers", help="base stickers for a warband, with the mapping")
     ps.add_argument("--warband", required=True)
     ps.add_argument("--player", choices=["p1", "p2"], default="p1")
-    ps.add_argument("--base", type=float, default=25.0, help="base diameter, mm")
+    ps.add_argument("--base", type=float, default=25.0,
+                    help="base diameter, mm (25 to 102: a 4-inch disk)")
     ps.add_argument("--paper", choices=["a4", "letter"], default="a4")
     ps.add_argument("--rings-only", action="store_true",
                     help="plain coloured rings (owner only, no identity)")

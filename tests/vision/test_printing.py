@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import tags
 from vision.printing.sheets import print_map, print_stickers
@@ -116,3 +117,59 @@ def test_stickers_and_mapping(layout, tmp_path):
     assert [s["sticker"] for s in m["stickers"]] == list(tags.player_ids(1))[:3]
     _, rings = print_stickers(layout, "p1", names, tmp_path / "r", rings_only=True)
     assert all(s["sticker"] is None for s in json.loads(rings.read_text())["stickers"])
+
+
+def test_a_hex_map_and_a_3_ft_battle_mat_print_tiled_and_are_found(tmp_path):
+    """Any layout prints through the same layer: a hex map (found by the detector in
+    what poppler drew of its one-sheet PDF) and a 3 ft x 3 ft free battlefield (914 mm)
+    tiled on A4 and on Letter, every tile at its exact paper size."""
+    from table.maps import free_area, hex_grid, layout_document
+    from vision.detect import Detector
+    from vision.layout import Layout
+
+    players = {"p1": "#F0780A", "p2": "#1A78E0"}
+    hexes = Layout.from_dict(layout_document("hexes", "test", hex_grid(9, 7, 44.0),
+                                             (25.0, 32.0), players))
+    files = print_map(hexes, tmp_path / "hex", dpi=100)
+    page = rasterise(files.sheet_pdf, 100)
+    det = Detector(hexes).detect(cv2.resize(page, None, fx=0.5, fy=0.5,
+                                            interpolation=cv2.INTER_AREA))
+    assert det.fix.found and det.fix.reprojection_px < 1.0
+    assert det.bases == [] and det.occluded == set()
+    mat = Layout.from_dict(layout_document("mat", "test", [free_area(914.4, 914.4)],
+                                           (25.0, 102.0), players))
+    for paper, size in (("a4", "595.28 x 841.89 pts"), ("letter", "612 x 792 pts")):
+        f = print_map(mat, tmp_path / paper, dpi=40, paper=paper)
+        info = poppler("pdfinfo", str(f.tiled_pdf))
+        assert size in info and re.search(r"Pages:\s+(\d+)", info).group(1) == str(f.tiles)
+        assert f.tiles >= 20  # about 1.07 m square with its marker band
+    found = markers_mm(rasterise(f.sheet_pdf, 60), 60, mat.dictionary)
+    assert set(found) == {m.id for m in mat.markers} and len(found) >= 12
+
+
+def test_the_ruler_measures_inches(tmp_path):
+    """The ruler as poppler draws it at 300 dpi: its inch ticks are 25.4 mm apart."""
+    from vision.printing.sheets import print_ruler
+
+    pdf = print_ruler(tmp_path, 12.0, "a4")
+    img = cv2.cvtColor(rasterise(pdf, 300), cv2.COLOR_BGR2GRAY)
+    # The first strip's long (inch) ticks: rows where the left 10 mm of the strip is ink.
+    x_mm = 10.0 + 2.0  # inside the tick length of an inch (12 mm), past the quarter ones
+    col = img[:, int(round((x_mm + 8.0) * 300 / 25.4))]  # 8 mm: past half-inch ticks too
+    rows = np.flatnonzero(col < 128)
+    rows = rows[rows < (15.0 + 10 * 25.4 + 2) * 300 / 25.4]  # the strip, not the footer
+    starts = rows[np.insert(np.diff(rows) > 3, 0, True)]
+    ticks_mm = (starts + 0.5) * 25.4 / 300
+    spacing = np.diff(ticks_mm)
+    assert len(ticks_mm) == 11  # 0 to 10 inches on the first strip
+    assert np.abs(spacing - 25.4).max() < 0.2, spacing
+    with pytest.raises(ValueError):
+        print_ruler(tmp_path, 0.5)
+
+
+def test_sticker_sheets_for_bases_up_to_4_inch_disks(layout, tmp_path):
+    for base in (25.0, 50.0, 102.0):
+        pdf, mapping = print_stickers(layout, "p1", ["Disk"] * 3, tmp_path / f"{base:g}",
+                                      base_mm=base)
+        assert "595.28 x 841.89 pts (A4)" in poppler("pdfinfo", str(pdf))
+        assert json.loads(mapping.read_text())["base_mm"] == base

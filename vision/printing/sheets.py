@@ -131,3 +131,46 @@ def print_stickers(layout: Layout, player: str, names: list[str], out_dir: Path,
                                     "tag_family": layout.tag_family, "stickers": mapping},
                                    indent=1) + "\n")
     return pdf_path, map_path
+
+
+def print_ruler(out_dir: Path, length_in: float = 12.0, paper: str = "a4") -> Path:
+    """A range ruler in inches (ticks each quarter inch, numbers each inch) as strips
+    that fit the paper's length, to cut out and join end to end (each strip says where
+    it starts); the centimetre scale along its other edge checks the print's scale."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if not 1 <= length_in <= 72:
+        raise ValueError(f"a ruler of 1 to 72 inches, not {length_in}")
+    pw, ph = PAPERS[paper]
+    usable = ph - 2 * TILE_MARGIN_MM - 10  # strips run along the page's long side
+    per_strip = math.floor(usable / 25.4)  # whole inches per strip
+    strip_w, gap = 30.0, 8.0
+    per_page = int((pw - 2 * TILE_MARGIN_MM + gap) // (strip_w + gap))
+    doc = Document(f"tablesight ruler, {length_in:g} inches")
+    starts = [float(k) for k in range(0, math.ceil(length_in), per_strip)]
+    for i, start in enumerate(starts):
+        if i % per_page == 0:
+            doc.page(pw, ph)
+            doc.text(TILE_MARGIN_MM, ph - 4, 7, f"tablesight ruler, {length_in:g} inches: "
+                     "print at 100 %, cut along the outlines, join the strips in order")
+        end = min(length_in, start + per_strip)
+        x = TILE_MARGIN_MM + (i % per_page) * (strip_w + gap)
+        y0 = TILE_MARGIN_MM + 5  # the strip's 0 (its start) at the top
+        length = (end - start) * 25.4
+        for a, b in (((x, y0), (x + strip_w, y0)), ((x + strip_w, y0), (x + strip_w, y0 + length)),
+                     ((x + strip_w, y0 + length), (x, y0 + length)), ((x, y0 + length), (x, y0))):
+            doc.line(*a, *b, 0.15)  # the outline to cut along
+        quarters = round((end - start) * 4)
+        for q in range(quarters + 1):
+            yy = y0 + q * 25.4 / 4
+            tick = 12.0 if q % 4 == 0 else 7.0 if q % 2 == 0 else 4.0
+            doc.line(x, yy, x + tick, yy, 0.25)
+            if q % 4 == 0 and 0 < q < quarters:
+                doc.text(x + 13, yy + 1.3, 9, f"{start + q // 4:g}\"")
+        for cm in range(int(length // 10) + 1):
+            yy = y0 + cm * 10
+            doc.line(x + strip_w - (4 if cm % 5 else 7), yy, x + strip_w, yy, 0.2)
+        doc.text(x + 2, y0 + length - 2, 6, f"{start:g}-{end:g} in")
+    path = out_dir / f"ruler-{length_in:g}in-{paper}.pdf"
+    path.write_bytes(doc.output())
+    return path
+

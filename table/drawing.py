@@ -88,13 +88,16 @@ class Piece:
     details: str = ""  # one sentence a person reads when they pick it
     states: tuple[str, ...] = ()  # words: "engaged", "to be placed"
     note: str = ""  # a short figure beside its name in lists (a cost)
+    # Pieces of one kind are interchangeable on the table (copies of one miniature): a
+    # player may pick up any of them. Empty: this piece is one of a kind.
+    kind: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"ref": self.ref, "player": self.player, "label": self.label,
                 "region": self.region, "at": _pt(self.at) if self.at else None,
                 "diameter": self.diameter, "layer": self.layer, "zone": self.zone,
                 "badge": self.badge, "outline": self.outline, "details": self.details,
-                "states": list(self.states), "note": self.note}
+                "states": list(self.states), "note": self.note, "kind": self.kind or self.ref}
 
 
 @dataclass(frozen=True)
@@ -114,13 +117,16 @@ class Line:
 
 @dataclass(frozen=True)
 class Zone:
-    """A place off the board each player has (reserves, a discard pile, a graveyard)."""
+    """A place off the board each player has (reserves, a discard pile, a graveyard).
+    ``on_map``: its pieces lie on the printed map's strip for it (the layout's region
+    ``<player>.<id>``), where the camera sees them; otherwise they are off the table."""
 
     id: str
     label: str
+    on_map: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label}
+        return {"id": self.id, "label": self.label, "on_map": self.on_map}
 
 
 @dataclass(frozen=True)

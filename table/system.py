@@ -109,6 +109,29 @@ class Prompt:
                 "proposal_label": self.proposal_label, "panel": self.panel, **self.detail}
 
 
+@dataclass(frozen=True)
+class Intent:
+    """What a scripted player does next at a physical table (demos, end-to-end tests),
+    in physical terms: ``board`` (put pieces where ``moves`` says: a region, or None
+    for off the table; the camera must see it), ``roll`` (the box's roll button for
+    ``dice``), ``button`` (a box button; ``action`` is what it should do) or ``type``
+    (``action`` entered on the dashboard). ``action`` is what the act amounts to."""
+
+    kind: str
+    player: str | None
+    action: Any = None
+    moves: tuple[tuple[str, str | None], ...] = ()
+    button: str | None = None
+    dice: DiceNeed | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "roll" and self.dice is not None:
+            return f"{self.player} rolls {self.dice.n} {self.dice.kind} on the box"
+        if self.kind == "button":
+            return f"{self.player} presses {self.button} ({self.action})"
+        return f"{self.kind}: {self.action}"
+
+
 class RulesEvent(Protocol):
     """What an action caused, as the rules say it (``kind`` and JSON-ready ``data``)."""
 
@@ -274,6 +297,11 @@ class Referee(ABC):
         """A person says the board is right and the camera wrong: doubt its readings
         where they disagree; returns the places (region names) overruled."""
         raise ActionRefused("this game cannot overrule the camera")
+
+    def autoplay(self, state: Any, rng: random.Random) -> Intent | None:
+        """What scripted players do next (None: the game is over). A game without
+        scripted players cannot be demoed; the table plays it all the same."""
+        raise NotImplementedError(f"{type(self).__name__} has no scripted players")
 
     # -- corrections and views ---------------------------------------------------------
     @abstractmethod

@@ -67,20 +67,24 @@ class _RecordingCamera:
             self.session.observe(Observation(0.0, self.frames,
                                              {k: tuple(v) for k, v in regions.items()}))
             self.steps[-1].announces = len(self.session.ops) > ops
-            st = self.session.state
-            self.steps[-1].board = (tuple(st.zone), tuple(st.cell))
+            self.steps[-1].board = _where(self.session, self.session.state)
 
     def wait_served(self, version: int, timeout: float = 0.0) -> bool:
         return True
 
 
-def script_game(layout: Layout, seed: int, changes: int) -> tuple[list[_Step], Any]:
-    from table.dreamblade.referee.autoplay import plan
+def _where(session: Session, state: Any) -> tuple:
+    """Where every piece is, as the game's board model says (region or zone)."""
+    pieces = session.referee.view(state)["board"]["pieces"]
+    return tuple((p["ref"], p["region"], p["zone"]) for p in pieces)
 
-    from .scripted import ScriptedTable, roomy_policy
+
+def script_game(layout: Layout, seed: int, changes: int,
+                game: str | None = None) -> tuple[list[_Step], Any]:
+    from .scripted import ScriptedTable
     from .table_cli import _sample_setup
 
-    session = Session.new(_sample_setup())
+    session = Session.new(_sample_setup(game=game))
     steps: list[_Step] = []
     cam = _RecordingCamera(session, layout, steps)
     rng = random.Random(seed)
@@ -107,8 +111,10 @@ def script_game(layout: Layout, seed: int, changes: int) -> tuple[list[_Step], A
     session.command = command  # type: ignore[method-assign]
     players = ScriptedTable(session, cam, layout, press, rng, timeout=0.01)  # type: ignore[arg-type]
     players.sync_from(session.state)
-    while not session.state.is_over() and sum(1 for s in steps if s.announces) < changes:
-        it = plan(session.state, session.referee.init_dice, rng, policy=roomy_policy)
+    referee = session.referee
+    while not referee.is_over(session.state) and \
+            sum(1 for s in steps if s.announces) < changes:
+        it = referee.autoplay(session.state, rng)
         if it is None:
             break
         players.act(it)
@@ -212,7 +218,7 @@ def bench_table(changes: int = 30, seed: int = 2, fps: float = 30.0) -> dict[str
         if session.confirm:
             # A person picks the reading that matches what was really done.
             pick = [i for i, e in enumerate(session.confirm)
-                    if (tuple(e.state.zone), tuple(e.state.cell)) == step.board]
+                    if _where(session, e.state) == step.board]
             if pick:
                 session.command({"do": "choose", "option": pick[0]}, source="bench")
     wall = time.monotonic() - wall0

@@ -1,33 +1,31 @@
-"""Players at a synthetic table, for ``tablesight demo`` and the end-to-end tests.
+"""Players at a synthetic table, for ``tablesight demo`` and the end-to-end tests, for
+any game whose referee has scripted players (``Referee.autoplay``).
 
-The players decide with ``table.dreamblade.referee.autoplay.plan`` and act physically:
-a hand reaches over the map, a base appears in its new cell, the hand leaves; dice and the
-ready/strike buttons are pressed on the table box; choices that need the dashboard
-are sent as dashboard commands. Nothing is handed to the session directly: it learns
-every move from the camera and every die from the box, as at a real table.
+The players decide with the game's ``autoplay`` and act physically: a hand reaches over
+the map, a base appears in its new region, the hand leaves; dice and buttons are pressed
+on the table box; choices that need the dashboard are sent as dashboard commands.
+Nothing is handed to the session directly: it learns every move from the camera and
+every die from the box, as at a real table. Where pieces stand comes from the game's
+board model (``Referee.view``), so this module knows no game.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from table.dreamblade import actions as A
-from table.dreamblade.playout import table_policy
-from table.dreamblade.referee.autoplay import Intent, plan
-from table.dreamblade.state import State, Zone
 from table.session import CommandError, Session
-from vision.layout import Layout
+from table.system import Intent
+from vision.layout import Layout, Region
 from vision.synth.camera import SyntheticCamera
 from vision.synth.scene import Base, Hand, Scene
 
-SLOT_MM = 34.0
-MAX_PER_CELL = 8  # what fits in a 110 mm cell with room between bases for the camera
-CELL_SLOTS = [(0, 0), (-1, -1), (1, 1), (1, -1), (-1, 1), (0, -1), (0, 1), (-1, 0), (1, 0)]
-BASE_MM = 26.0
+SPOT_GAP_MM = 8.0  # room between two bases in one region, for fingers and the camera
 
 
 @dataclass
@@ -41,6 +39,24 @@ class TableStats:
     refused: int = 0
     timeouts: int = 0
     log: list[str] = field(default_factory=list)
+
+
+def _spots(region: Region, base_mm: float) -> list[tuple[float, float]]:
+    """Where bases can stand in a region: a lattice of base-sized spots whose discs lie
+    inside the outline, nearest the centre first (cells, hexes and zones alike)."""
+    pitch = base_mm + SPOT_GAP_MM
+    x0, y0, x1, y1 = region.bbox
+    cx, cy = region.center
+    r = base_mm / 2 + 1.0
+    out = []
+    for i in range(-int((cx - x0) // pitch) - 1, int((x1 - cx) // pitch) + 2):
+        for j in range(-int((cy - y0) // pitch) - 1, int((y1 - cy) // pitch) + 2):
+            x, y = cx + i * pitch, cy + j * pitch
+            rim = [(x + r * math.cos(a * math.pi / 4), y + r * math.sin(a * math.pi / 4))
+                   for a in range(8)]
+            if region.contains(x, y) and all(region.contains(*p) for p in rim):
+                out.append((x, y))
+    return sorted(out, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
 
 
 class ScriptedTable:
@@ -61,34 +77,50 @@ class ScriptedTable:
         self.armed = armed  # is the box ready to roll that player's n dice of s sides?
         self.where: dict[str, tuple[str, float, float]] = {}  # ref -> region, x, y
         self.stats = TableStats()
-        self.intended: list[A.Action] = []  # every spawn, move and placement done by hand
+        self.intended: list[Any] = []  # every action done by hand on the board
         self.stop = threading.Event()
-        self._ids = session.referee.reconciler.stickers.ref_of
-        self._sticker = {ref: sid for sid, ref in self._ids.items()}
-        minis = session.referee.game.minis
-        self._angles = {m.ref: self.rng.uniform(0, 360) for m in minis}
-        self._figure = {m.ref: figures * self.rng.uniform(0.8, 1.2) for m in minis}
+        self._sticker = {ref: sid for sid, ref in session.setup.sticker_map().ref_of.items()}
+        refs = [p["ref"] for p in self._pieces(session.state)]
+        self._angles = {r: self.rng.uniform(0, 360) for r in refs}
+        self._figure = {r: figures * self.rng.uniform(0.8, 1.2) for r in refs}
+        self._base_mm = layout.base_diameters[0] + 1.0
+        self._regions = {r.name: r for r in layout.regions}
+        self._spots = {r.name: _spots(r, self._base_mm) for r in layout.regions}
+
+    # -- what the rules say is on the table ------------------------------------------------
+    def _pieces(self, state: Any) -> list[dict[str, Any]]:
+        return self.session.referee.view(state)["board"]["pieces"]
+
+    def _wanted(self, state: Any) -> dict[str, str]:
+        """Where each piece should physically be: its region, or its player's printed
+        strip for a zone kept on the map (a graveyard), when the map has one."""
+        board = self.session.referee.view(state)["board"]
+        on_map = {z["id"] for z in board["zones"] if z["on_map"]}
+        out = {}
+        for p in board["pieces"]:
+            strip = f"{p['player']}.{p['zone']}"
+            if p["region"]:
+                out[p["ref"]] = p["region"]
+            elif p["zone"] in on_map and strip in self._regions:
+                out[p["ref"]] = strip
+        return out
+
+    def _kinds(self) -> dict[str, str]:
+        return {p["ref"]: p["kind"] for p in self._pieces(self.session.state)}
 
     # -- the physical board -------------------------------------------------------------
     def _slot(self, region_name: str, ref: str) -> tuple[float, float] | None:
-        region = next(r for r in self.layout.regions if r.name == region_name)
         taken = [(x, y) for r, (reg, x, y) in self.where.items() if reg == region_name
                  and r != ref]
-        cx, cy = region.center
-        if region.role == "cell":
-            spots = [(cx + dx * SLOT_MM, cy + dy * SLOT_MM) for dx, dy in CELL_SLOTS]
-        else:
-            x0, y0, x1, y1 = region.bbox
-            spots = [(x0 + 22 + i * 32, y) for y in (y0 + 24, y1 - 24)
-                     for i in range(int((x1 - x0 - 30) // 32))]
-        for s in spots:
-            if all((s[0] - x) ** 2 + (s[1] - y) ** 2 > 30 ** 2 for x, y in taken):
+        for s in self._spots.get(region_name, []):
+            if all(math.dist(s, t) >= self._base_mm + 4 for t in taken):
                 return s
         return None
 
     def scene(self, hands: list[Hand] | None = None) -> Scene:
-        bases = [Base(x, y, ref[:2], self._sticker.get(ref), BASE_MM, self._angles[ref],
-                      self._figure[ref], ref) for ref, (_, x, y) in sorted(self.where.items())]
+        bases = [Base(x, y, ref[:2], self._sticker.get(ref), self._base_mm - 1.0,
+                      self._angles.get(ref, 0.0), self._figure.get(ref, 0.0), ref)
+                 for ref, (_, x, y) in sorted(self.where.items())]
         return Scene(self.layout, bases, hands or [])
 
     def _show(self, hands: list[Hand] | None = None, frames: int = 2) -> None:
@@ -124,79 +156,74 @@ class ScriptedTable:
         self._show([hand])
         self._show([], frames=1)
 
-    def sync_from(self, state: State) -> None:
+    def sync_from(self, state: Any) -> None:
         """Put the physical board where the rules say (start, and after a desync)."""
-        names = state.game.board.cell_names
         self.where.clear()
-        for m in state.game.minis:
-            if state.zone[m.gid] is Zone.DREAMSCAPE:
-                self.where[m.ref] = (names[state.cell[m.gid]],
-                                     *(self._slot(names[state.cell[m.gid]], m.ref) or (0, 0)))
+        for ref, region in self._wanted(state).items():
+            self.where[ref] = (region, *(self._slot(region, ref) or (0.0, 0.0)))
         self._show([], frames=1)
 
-    def _kind(self, ref: str) -> tuple[str, str]:
-        game = self.session.referee.game
-        return ref[:2], game.minis[game.by_ref[ref]].d.name
-
     def physical(self, ref: str) -> str:
-        """The base a player picks up for the session's ``ref``: copies of one miniature
-        are interchangeable, so the session may call p1#6's base p1#5. Players take a
-        copy standing where the session says ``ref`` is (or one still off the table)."""
-        s = self.session.state
-        g = s.game.by_ref[ref]
-        names = s.game.board.cell_names
-        want = names[s.cell[g]] if s.cell[g] >= 0 else None
+        """The base a player picks up for the session's ``ref``: copies of one kind are
+        interchangeable, so the session may call p1#6's base p1#5. Players take a copy
+        standing where the session says ``ref`` is (or one still off the table)."""
+        want = self._wanted(self.session.state).get(ref)
         here = self.where.get(ref)
         if (here[0] if here else None) == want:
             return ref
-        kind = self._kind(ref)
-        for m in s.game.minis:
-            if m.ref != ref and self._kind(m.ref) == kind:
-                spot = self.where.get(m.ref)
+        kinds = self._kinds()
+        for other, kind in kinds.items():
+            if other != ref and kind == kinds.get(ref):
+                spot = self.where.get(other)
                 if (spot[0] if spot else None) == want:
-                    return m.ref
+                    return other
         return ref
 
     def tidy(self) -> None:
-        """Make the map what the rules say after a typed action: a base an ability moved
-        (Advance, Lure, Swap...) goes to its new cell; a miniature the rules removed is
-        taken off (destroyed ones to the graveyard strip). Bases are matched by kind per
-        cell, as the session treats copies as interchangeable."""
-        s = self.session.state
-        names = s.game.board.cell_names
-        want: dict[tuple[str, tuple[str, str]], int] = {}
-        for m in s.game.minis:
-            if s.zone[m.gid] is Zone.DREAMSCAPE:
-                key = (names[s.cell[m.gid]], self._kind(m.ref))
-                want[key] = want.get(key, 0) + 1
-        have: dict[tuple[str, tuple[str, str]], list[str]] = {}
+        """Make the map what the rules say after a typed action: a base the rules moved
+        goes to its new region; one the rules removed is taken off (or to its printed
+        zone). Bases are matched by kind per region, as copies are interchangeable."""
+        s = self.session
+        kinds = self._kinds()
+        board_regions = {r["id"] for r in s.referee.view(s.state)["board"]["regions"]}
+        want: dict[tuple[str, str], int] = {}
+        for ref, region in self._wanted(s.state).items():
+            key = (region, kinds[ref])
+            want[key] = want.get(key, 0) + 1
+        have: dict[tuple[str, str], list[str]] = {}
         for ref, (region, _, _) in sorted(self.where.items()):
-            if region in names:
-                have.setdefault((region, self._kind(ref)), []).append(ref)
+            have.setdefault((region, kinds.get(ref, ref)), []).append(ref)
         surplus = [(key, ref) for key, refs in have.items()
                    for ref in refs[want.get(key, 0):]]
-        # Moved by an ability: a surplus base of a kind another cell lacks goes there.
         moved = False
-        for (cell, kind), n in sorted(want.items()):
-            lack = n - len(have.get((cell, kind), []))
+        for (region, kind), n in sorted(want.items()):
+            lack = n - len(have.get((region, kind), []))
             for _ in range(max(0, lack)):
                 k = next((i for i, (key, _) in enumerate(surplus) if key[1] == kind), None)
                 if k is None:
-                    break
-                (old, _), ref = surplus.pop(k)
-                self.stats.log.append(f"tidy: {ref} {old} -> {cell} (moved by the rules)")
-                self.put(ref, cell)
+                    # A piece the rules put on the table that no hand has placed yet.
+                    ref = next((r for r, kd in kinds.items() if kd == kind
+                                and r not in self.where), None)
+                    if ref is None:
+                        break
+                else:
+                    (old, _), ref = surplus.pop(k)
+                    self.stats.log.append(f"tidy: {ref} {old} -> {region} (moved by the rules)")
+                    if region not in board_regions:  # to a printed strip: off the board
+                        self.stats.removals += 1
+                self.put(ref, region)
                 moved = True
         if moved:
-            # Until the camera has seen the base in its new cell, the table rightly says
+            # Until the camera has seen the base in its new place, the table rightly says
             # it is misplaced: the players wait for that before their next act.
-            self._wait(lambda: not self.session.desync, 3.0)
+            self._wait(lambda: not s.desync, 3.0)
         for _, ref in surplus:
             self.stats.removals += 1
-            g = s.game.by_ref[ref]
-            dest = f"{ref[:2]}.graveyard" if s.zone[g] is Zone.GRAVEYARD else None
-            self.put(ref, dest)
-            self._wait(lambda: not self.session.referee.lingering, 3.0)
+            seen = s.last_obs.frame if s.last_obs is not None else -1
+            self.put(ref, None)
+            # The table learns the base is gone from a new steady board.
+            self._wait(lambda seen=seen: s.last_obs is not None and s.last_obs.frame > seen,
+                       3.0)
 
     # -- acting ------------------------------------------------------------------------
     def _wait(self, done: Callable[[], bool], timeout: float | None = None,
@@ -219,11 +246,11 @@ class ScriptedTable:
         self.stats.log.append(str(it))
         ops = len(s.ops)
         if it.kind == "roll":
-            assert it.player is not None
+            assert it.player is not None and it.dice is not None
             seq0 = s.history[-1]["seq"] if s.history else 0
-            if self.armed is not None:
+            if self.armed is not None and it.dice.die is not None:
                 # As a player waits for the box to light up before rolling.
-                self._wait(lambda: self.armed(it.player, it.sides, it.n), 3.0)
+                self._wait(lambda: self.armed(it.player, it.dice.die.sides, it.dice.n), 3.0)
             self.press(it.player, "roll")
             # Done when the session took the die (or refused it with a warning).
             self._wait(lambda: any(h["seq"] > seq0 and h["kind"] in ("die", "action", "warning")
@@ -241,30 +268,32 @@ class ScriptedTable:
             self._board(it)
         self.tidy()
 
+    def _signature(self, state: Any) -> list[tuple[str, str]]:
+        """What a person sees of a board: how many of each kind stand in each region."""
+        return sorted((p["region"], p["kind"]) for p in self._pieces(state) if p["region"])
+
     def _board(self, it: Intent) -> None:
         s = self.session
-        a = it.action
-        assert isinstance(a, A.Spawn | A.Move | A.Place)
-        ref = self.physical(a.target if isinstance(a, A.Place) else a.mini)
         self.stats.board_acts += 1
-        self.intended.append(a)
+        self.intended.append(it.action)
+        before = s.state
         ops = len(s.ops)
-        self.put(ref, a.cell)
+        for ref, region in it.moves:
+            self.put(self.physical(ref), region)
         self._wait(lambda: len(s.ops) > ops or bool(s.desync) or bool(s.confirm),
-                   what=f"the camera seeing {a}")
+                   what=f"the camera seeing {it.action}")
         if s.confirm:
             # A person would look again first: a sticker read a moment later settles it.
             self._wait(lambda: not s.confirm, 1.5)
         if s.confirm:
             self.stats.confirms += 1
-            want = self._what(a)
-            # The reading that is just this act; failing that, the shortest one with it.
+            # The reading that leaves the board as this act does; of those, the shortest.
+            want = self._signature(s.referee.apply(before, it.action)[0])
             fits = sorted((len(e.actions), i) for i, e in enumerate(s.confirm)
-                          if any(self._what(x) == want for x in e.actions))
-            pick = fits[0][1] if fits else None
+                          if self._signature(e.state) == want)
             try:  # a person at the dashboard picks what really happened
-                if pick is not None:
-                    s.command({"do": "choose", "option": pick}, source="dashboard")
+                if fits:
+                    s.command({"do": "choose", "option": fits[0][1]}, source="dashboard")
             except CommandError:
                 self.stats.refused += 1
         if len(s.ops) == ops:
@@ -281,41 +310,22 @@ class ScriptedTable:
                 except CommandError:
                     self.stats.refused += 1
 
-    def _what(self, a: A.Action) -> tuple[str, str, str, str]:
-        """What a person sees of a placement: who, which miniature (not which copy),
-        what kind of act, where."""
-        ref = a.target if isinstance(a, A.Place) else getattr(a, "mini", "")
-        player, name = self._kind(ref)
-        return type(a).__name__, player, name, getattr(a, "cell", "")
-
     def run(self, max_acts: int = 5000, max_seconds: float | None = None) -> TableStats:
         end = None if max_seconds is None else time.monotonic() + max_seconds
         self.sync_from(self.session.state)
         self._wait(lambda: self.session.last_obs is not None, 15.0)
+        referee = self.session.referee
         while not self.stop.is_set() and self.stats.acts < max_acts:
             s = self.session
-            if s.state.is_over():
+            if referee.is_over(s.state):
                 break
             if end is not None and time.monotonic() > end:
                 self.stats.log.append(f"stopped: {max_seconds:.0f} s without the game ending")
                 break
-            it = plan(s.state, s.referee.init_dice, self.rng, policy=roomy_policy)
+            it = referee.autoplay(s.state, self.rng)
             if it is None:
                 break
             self.act(it)
             if self.pace:
                 self.stop.wait(self.pace)
         return self.stats
-
-
-def roomy_policy(state: State, legal, rng: random.Random) -> A.Action:
-    """The table policy, but never a ninth base in one cell: real players keep bases
-    apart (a portal has no stacking limit, the paper has)."""
-    names = state.game.board.cell_names
-    count: dict[str, int] = {}
-    for c in state.cell:
-        if c >= 0:
-            count[names[c]] = count.get(names[c], 0) + 1
-    roomy = [a for a in legal if not (isinstance(a, A.Spawn | A.Move | A.Place)
-                                      and count.get(a.cell, 0) >= MAX_PER_CELL)]
-    return table_policy(state, roomy or legal, rng)

@@ -232,10 +232,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .scripted import ScriptedTable
 
     _check_serving(args)
+    try:
+        system = registry.get(args.game or registry.DEFAULT)
+    except registry.UnknownGame as e:
+        raise UsageError(str(e)) from None
+    setup = _sample_setup(game=system.name)
+    try:  # the scripted players are the game's: a game may have none
+        probe = system.referee(setup)
+        probe.autoplay(probe.new_state(), random.Random(0))
+    except NotImplementedError:
+        raise UsageError(f"{system.title} has no scripted players: it cannot be demoed "
+                         "(tablesight run plays it at a real table)") from None
     db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="tablesight-demo-")) / "demo.db"
     log = _open_log(db)
-    session = Session.new(_sample_setup(), log)
-    layout = game_layout()
+    session = Session.new(setup, log)
+    layout = game_layout(system.name)
     camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=12.0, noise=1.5),
                              fps=args.fps, seed=args.seed)
     emulator = sim = None
@@ -323,18 +334,27 @@ def _play_demo_game(session: Session, players: Any, log: GameLog, unattended: bo
     if runner.is_alive():
         players.stop.set()
         runner.join(5.0)
-    s, st, w = session.state, players.stats, session.words
+    st = players.stats
+    names = session.setup.names
+
+    def who(p: str) -> str:
+        return names.get(p, p)
+
+    over = session.referee.is_over(session.state)
+    score = session.referee.view(session.state).get("score") or {}
     # Desyncs as the table showed them (the log), not as the players noticed them.
     desyncs = sum(1 for e in log.entries(session.game_id) if e.kind == "desync") \
         if session.game_id is not None else st.desyncs
-    result = f"{w.player(s.winner)} won" if s.winner else "no winner yet"
-    print(f"\ngame {'over' if s.is_over() else 'stopped'} after {time.monotonic() - t0:.0f} s: "
-          f"{result}; turns won {w.player('p1')} {s.turns_won[0]}, {w.player('p2')} "
-          f"{s.turns_won[1]}; {st.board_acts} moves seen by the camera, {st.removals} taken "
-          f"off, {st.confirms} confirmations, {desyncs} desyncs")
-    if not s.is_over() and not players.stop.is_set():
+    winner = score.get("winner")
+    result = f"{who(winner)} won" if winner else "no winner yet"
+    points = ", ".join(f"{who(p)} {v['value']} {v['label']}"
+                       for p, v in (score.get("players") or {}).items())
+    print(f"\ngame {'over' if over else 'stopped'} after {time.monotonic() - t0:.0f} s: "
+          f"{result}; {points}; {st.board_acts} moves seen by the camera, {st.removals} "
+          f"taken off, {st.confirms} confirmations, {desyncs} desyncs")
+    if not over and not players.stop.is_set():
         print("the players' last acts:\n  " + "\n  ".join(st.log[-12:]))
-    return s.is_over()
+    return over
 
 
 def _wait_for_new_game(services: Any, current: Session, stop: threading.Event) -> bool:
@@ -434,6 +454,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     run.set_defaults(func=cmd_run)
 
     demo = sub.add_parser("demo", help="the table with its embedded defaults (no hardware)")
+    demo.add_argument("--game", help="an installed game (tablesight games); default the first")
     demo.add_argument("--seed", type=int, default=7)
     demo.add_argument("--fps", type=float, default=30.0)
     demo.add_argument("--pace", type=float, default=0.6, help="seconds between the players' acts")

@@ -147,3 +147,40 @@ def test_a_games_printed_map_comes_from_its_system(track_installed) -> None:
     layout = game_layout("track")
     assert [r.name for r in layout.cells] == ["s0", "s1", "s2", "s3", "s4", "s5"]
     assert game_layout().game == "dreamblade"  # the default
+
+
+def test_the_demo_plays_any_game_that_has_scripted_players(track_installed, tmp_path,
+                                                          capsys) -> None:
+    """``tablesight demo --game track``: the synthetic camera watches the scripted
+    players put pawns on the printed hexes, the simulated box rolls the die, to the end."""
+    from tablesight.cli import main
+
+    db = tmp_path / "demo.db"
+    rc = main(["demo", "--game", "track", "--fast", "--exit-at-end", "--no-web", "--quiet",
+               "--db", str(db)])
+    out = capsys.readouterr().out
+    assert rc == 0, out[-2000:]
+    assert "game over" in out and "won" in out
+    log = GameLog(db)
+    game = log.games()[0]
+    assert game.game == "track" and game.status == "over"
+    sources: dict[str, set[str]] = {}
+    for e in log.entries(game.id, ("action",)):
+        d = e.to_dict()
+        sources.setdefault(d["action"].split()[1], set()).add(d["source"])
+    assert sources["roll"] == {"box"} and sources["advance"] == {"camera"}
+
+
+def test_a_game_without_scripted_players_cannot_be_demoed(monkeypatch, track_installed,
+                                                           capsys) -> None:
+    from tablesight.cli import main
+
+    from .toygame import TrackReferee
+
+    def none(self, state, rng):
+        raise NotImplementedError
+
+    monkeypatch.setattr(TrackReferee, "autoplay", none)
+    assert main(["demo", "--game", "track", "--no-web"]) == 2
+    err = capsys.readouterr().err
+    assert "Track (a test game) has no scripted players" in err and len(err.splitlines()) == 1

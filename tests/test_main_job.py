@@ -80,7 +80,8 @@ def test_demo_plays_a_whole_game_with_the_dashboard_up(tmp_path: Path) -> None:
     r = subprocess.CompletedProcess(proc.args, code, text, "")
     assert r.returncode == 0, "\n".join(text.splitlines()[-60:])
     assert "dashboard: http://127.0.0.1:" in r.stdout
-    assert re.search(r"game over after \d+ s: (Ann|Bob) won; turns won Ann \d, Bob \d", r.stdout)
+    assert re.search(r"game over after \d+ s: (Ann|Bob) won; Ann \d turns won, "
+                     r"Bob \d turns won", r.stdout)
     assert "[camera] " in r.stdout and "[box] roll:" in r.stdout
     # The game is in the log: export it and play it back.
     out = tablesight("export", "--db", str(db))

@@ -50,10 +50,11 @@ def play_game(seed: int, unread: float = 0.0, no_owner: float = 0.0) -> tuple[Se
         if it.kind == "roll":
             # The box rolls six-sided dice: one a press for initiative (and a Wail),
             # the armed count for attack dice, whose faces the test reads itself.
-            numbers = tuple(rng.randint(1, 6) for _ in range(1 if it.dice_kind == "init"
-                                                              else it.n))
+            assert it.dice is not None
+            numbers = tuple(rng.randint(1, 6) for _ in range(1 if it.dice.kind == "init"
+                                                              else it.dice.n))
             s.device(DeviceEvent("roll", 0.0, it.player, sides=6, numbers=numbers))
-            if it.dice_kind == "attack":
+            if it.dice.kind == "attack":
                 faces = tuple(ATTACK_DIE[n - 1] for n in numbers)
                 assert s.state.key() == apply(before, A.Roll(it.player, faces))[0].key()
             continue

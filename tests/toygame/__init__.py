@@ -20,7 +20,8 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from table.device import DeviceEvent
-from table.drawing import Board, Piece, Region, Zone, frame_of, hexagon
+from table.drawing import Board, Piece, Region, Zone, frame_of
+from table.maps import hex_grid, layout_document
 from table.observation import Observation
 from table.quoting import quote
 from table.randomness import FaceError, numbered, read_faces
@@ -31,6 +32,7 @@ from table.system import (
     DiceNeed,
     Explanation,
     GameSystem,
+    Intent,
     NotationError,
     Out,
     Prompt,
@@ -45,6 +47,11 @@ SPACES = tuple(f"s{i}" for i in range(6))
 HOME = SPACES[-1]
 PLAYERS = ("p1", "p2")
 D6 = numbered(6)
+# The printed track: six hexes 100 mm across (a zig-zag row: odd ones half a hex lower),
+# room for five pawns on one space, markers all round.
+LAYOUT = layout_document("track", "track",
+                         hex_grid(6, 1, 100.0, name=lambda c, r: SPACES[c]),
+                         (25.0, 25.0), {"p1": "#F0780A", "p2": "#1A78E0"})
 
 
 # -- actions: value objects with a string form --------------------------------------------
@@ -218,6 +225,18 @@ class TrackReferee(Referee):
     def is_over(self, state: State) -> bool:
         return state.winner is not None
 
+    def autoplay(self, state: State, rng: random.Random) -> Intent | None:
+        """Scripted players: roll on the box, then a random legal move made by hand
+        (a pawn put on its new space), or a pass typed on the dashboard."""
+        if state.winner:
+            return None
+        if state.roll is None:
+            return Intent("roll", state.active, dice=self.dice_needed(state)[0])
+        a = rng.choice(legal(state))
+        if isinstance(a, Advance):
+            return Intent("board", a.player, a, moves=((a.pawn, a.to),))
+        return Intent("type", a.player, a)
+
     def chance(self, state: State, rng: random.Random) -> Action | None:
         if state.winner or state.roll is not None:
             return None
@@ -312,10 +331,10 @@ class TrackReferee(Referee):
         return replace(state, where=tuple(where))
 
     def view(self, state: State) -> dict[str, Any]:
-        """The track as a row of hexes (35 mm apart), the pawns on it or waiting."""
-        regions = tuple(Region(s, hexagon(40 + 61 * i, 40 + (20 if i % 2 else 0), 35),
-                               s, fill="#2e5e2e" if s == HOME else None)
-                        for i, s in enumerate(SPACES))
+        """The track as its printed hexes, the pawns on it or waiting."""
+        regions = tuple(Region(r["name"], tuple((x, y) for x, y in r["polygon"]), r["name"],
+                               fill="#2e5e2e" if r["name"] == HOME else None)
+                        for r in LAYOUT["regions"])
         pieces = tuple(Piece(r, r[:2], f"pawn {r[3:]}", region=w,
                              zone=None if w else "waiting")
                        for r, w in zip(state.pawns, state.where, strict=True))
@@ -348,16 +367,7 @@ class Track(GameSystem):
         return [{"name": "Pawn", "cost": 0, "kind": "pawn"}]
 
     def layout(self) -> dict[str, Any]:
-        markers = [{"id": i, "corners": [[x, 0], [x + 40, 0], [x + 40, 40], [x, 40]]}
-                   for i, x in enumerate((0.0, 560.0))]
-        regions = [{"name": s, "role": "cell",
-                    "polygon": [[40 + 80 * i, 50], [120 + 80 * i, 50], [120 + 80 * i, 130],
-                                [40 + 80 * i, 130]]} for i, s in enumerate(SPACES)]
-        return {"format": "tablesight-layout/1", "name": "track", "game": "track",
-                "sheet": {"width": 600, "height": 180},
-                "markers": {"dictionary": "DICT_4X4_50", "items": markers},
-                "regions": regions, "bases": {"diameters": [25, 25]},
-                "players": {"p1": {"color": "#F0780A"}, "p2": {"color": "#1A78E0"}}}
+        return LAYOUT
 
 
 SYSTEM = Track()

@@ -23,6 +23,7 @@ from table.stickers import Stickers
 from table.system import (
     CommandRefused,
     Explanation,
+    Intent,
     Out,
     Prompt,
     Reconciliation,
@@ -42,7 +43,7 @@ from ..notation import parse_action, parse_face
 from ..playout import chance_action
 from ..state import Phase, State, Step, Zone
 from ..validity import Status, describe, status
-from . import prompts, view
+from . import autoplay, prompts, view
 from .reconcile import Reconciler
 from .wording import Words
 
@@ -95,6 +96,9 @@ class DreambladeReferee(Referee):
 
     def chance(self, state: State, rng: random.Random) -> A.Action | None:
         return chance_action(state, rng)
+
+    def autoplay(self, state: State, rng: random.Random) -> Intent | None:
+        return autoplay.plan(state, self.init_dice, rng)
 
     # -- what the table must do ---------------------------------------------------------
     def prompt(self, state: State) -> Prompt:

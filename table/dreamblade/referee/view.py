@@ -16,7 +16,8 @@ from ..state import State
 from .wording import Words
 
 TURNS_TO_WIN = 6
-ZONES = (Zone("reserves", "reserves"), Zone("graveyard", "graveyard"))
+# Reserves wait beside the table; the destroyed lie on the printed graveyard strip.
+ZONES = (Zone("reserves", "reserves"), Zone("graveyard", "graveyard", on_map=True))
 ENGAGED = Alert("⚔", "engaged: creatures of both players fight here")
 
 
@@ -69,7 +70,8 @@ def board(state: State, words: Words, lingering: dict[int, str]) -> Board:
             zone=zone if c < 0 and zone in ("reserves", "graveyard") else None,
             badge=s.damage[m.gid] or None,
             outline="dashed" if m.gid in to_place else "solid" if m.gid in at_risk else None,
-            details=details, states=tuple(states), note=str(m.d.cost)))
+            details=details, states=tuple(states), note=str(m.d.cost),
+            kind=f"{m.player}:{m.d.name}"))  # copies are interchangeable
     return Board(frame_of(regions), tuple(regions), tuple(pieces), ZONES)
 
 

@@ -91,10 +91,12 @@ class ScriptedTable:
     def _pieces(self, state: Any) -> list[dict[str, Any]]:
         return self.session.referee.view(state)["board"]["pieces"]
 
-    def _wanted(self, state: Any) -> dict[str, str]:
+    def _rules_board(self, state: Any) -> dict[str, Any]:
+        return self.session.referee.view(state)["board"]
+
+    def _wanted(self, board: dict[str, Any]) -> dict[str, str]:
         """Where each piece should physically be: its region, or its player's printed
         strip for a zone kept on the map (a graveyard), when the map has one."""
-        board = self.session.referee.view(state)["board"]
         on_map = {z["id"] for z in board["zones"] if z["on_map"]}
         out = {}
         for p in board["pieces"]:
@@ -105,8 +107,9 @@ class ScriptedTable:
                 out[p["ref"]] = strip
         return out
 
-    def _kinds(self) -> dict[str, str]:
-        return {p["ref"]: p["kind"] for p in self._pieces(self.session.state)}
+    @staticmethod
+    def _kinds(board: dict[str, Any]) -> dict[str, str]:
+        return {p["ref"]: p["kind"] for p in board["pieces"]}
 
     # -- the physical board -------------------------------------------------------------
     def _slot(self, region_name: str, ref: str) -> tuple[float, float] | None:
@@ -159,7 +162,7 @@ class ScriptedTable:
     def sync_from(self, state: Any) -> None:
         """Put the physical board where the rules say (start, and after a desync)."""
         self.where.clear()
-        for ref, region in self._wanted(state).items():
+        for ref, region in self._wanted(self._rules_board(state)).items():
             self.where[ref] = (region, *(self._slot(region, ref) or (0.0, 0.0)))
         self._show([], frames=1)
 
@@ -167,11 +170,12 @@ class ScriptedTable:
         """The base a player picks up for the session's ``ref``: copies of one kind are
         interchangeable, so the session may call p1#6's base p1#5. Players take a copy
         standing where the session says ``ref`` is (or one still off the table)."""
-        want = self._wanted(self.session.state).get(ref)
+        board = self._rules_board(self.session.state)
+        want = self._wanted(board).get(ref)
         here = self.where.get(ref)
         if (here[0] if here else None) == want:
             return ref
-        kinds = self._kinds()
+        kinds = self._kinds(board)
         for other, kind in kinds.items():
             if other != ref and kind == kinds.get(ref):
                 spot = self.where.get(other)
@@ -184,10 +188,11 @@ class ScriptedTable:
         goes to its new region; one the rules removed is taken off (or to its printed
         zone). Bases are matched by kind per region, as copies are interchangeable."""
         s = self.session
-        kinds = self._kinds()
-        board_regions = {r["id"] for r in s.referee.view(s.state)["board"]["regions"]}
+        board = self._rules_board(s.state)  # one view of the rules' board for the whole tidy
+        kinds = self._kinds(board)
+        board_regions = {r["id"] for r in board["regions"]}
         want: dict[tuple[str, str], int] = {}
-        for ref, region in self._wanted(s.state).items():
+        for ref, region in self._wanted(board).items():
             key = (region, kinds[ref])
             want[key] = want.get(key, 0) + 1
         have: dict[tuple[str, str], list[str]] = {}

@@ -1,5 +1,7 @@
 """A game's setup: which game, who plays, with which forces (``warbands``: each player's
-list of pieces by name, whatever the game calls them), which sticker is whose.
+list of pieces by name, whatever the game calls them), each player's own deck of cards
+for games that have one (``decks``: card names; absent, the game's sample deck), which
+sticker is whose.
 
 Stored as the first thing of every game in the log, so a resumed or replayed game is
 rebuilt from exactly what it started with.
@@ -22,6 +24,7 @@ DEFAULT_COLORS = {"p1": "#F0780A", "p2": "#1A78E0"}  # the printed rings (a game
 
 MAX_NAME = 40
 MAX_WARBAND_ENTRIES = 64  # the rules allow 16; room for a clear refusal, not for abuse
+MAX_DECK_ENTRIES = 100  # decks of 60 cards; room for a clear refusal, not for abuse
 _COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
 
 
@@ -52,6 +55,7 @@ class Setup:
     colors: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_COLORS))
     system: str = registry.DEFAULT
     stickers: Mapping[int, str] | None = None  # None: the printed default numbering
+    decks: Mapping[str, tuple[str, ...]] | None = None  # None: the game's sample decks
 
     def sticker_map(self) -> Stickers:
         if self.stickers is None:
@@ -64,6 +68,8 @@ class Setup:
                                "names": dict(self.names), "colors": dict(self.colors)}
         if self.stickers is not None:
             out["stickers"] = {str(k): v for k, v in sorted(self.stickers.items())}
+        if self.decks is not None:
+            out["decks"] = {p: list(d) for p, d in self.decks.items()}
         return out
 
     @classmethod
@@ -105,5 +111,18 @@ class Setup:
                 raise SetupFormatError("stickers: sticker ids (numbers) -> miniatures "
                                        "like p1#3")
             sticker_map = {int(k): v for k, v in stickers.items()}
+        decks = d.get("decks")
+        deck_map: dict[str, tuple[str, ...]] | None = None
+        if decks is not None:
+            if not isinstance(decks, dict) or set(decks) != {"p1", "p2"}:
+                raise SetupFormatError("decks: an object with p1 and p2")
+            for p in ("p1", "p2"):
+                cards = decks[p]
+                if not isinstance(cards, list) or len(cards) > MAX_DECK_ENTRIES or not all(
+                        isinstance(c, str) and 0 < len(c) <= 80 for c in cards):
+                    raise SetupFormatError(f"decks.{p}: a list of at most "
+                                           f"{MAX_DECK_ENTRIES} card names")
+            deck_map = {p: tuple(decks[p]) for p in ("p1", "p2")}
         return cls(warbands, {p: _player_name(names_[p], p) for p in ("p1", "p2")},
-                   {p: _color(colors[p], p) for p in ("p1", "p2")}, system, sticker_map)
+                   {p: _color(colors[p], p) for p in ("p1", "p2")}, system, sticker_map,
+                   deck_map)

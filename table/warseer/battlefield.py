@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from typing import Any
 
 from table.maps import hex_grid
 from table.quoting import quote
 
-from .hexes import Hex, offset, parse_hex
+from .hexes import Hex, neighbours, offset, parse_hex
 
 PLAYERS = ("p1", "p2")
 
@@ -52,13 +53,26 @@ class Battlefield:
     def on_board(self, h: Hex) -> bool:
         return 0 <= h.col < self.columns and 0 <= h.row < self.rows
 
+    # Computed once: movement and pushes ask these thousands of times a game.
+    @cached_property
+    def adjacent(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Each hex's neighbours on the battlefield."""
+        return {h: tuple(n for n in neighbours(h) if self.on_board(n)) for h in self.hexes}
+
+    @cached_property
+    def standable_hexes(self) -> frozenset[Hex]:
+        return frozenset(h for h in self.hexes
+                         if not ((t := self.terrain.get(h)) and t.impassable))
+
+    @cached_property
+    def difficult_hexes(self) -> frozenset[Hex]:
+        return frozenset(h for h, t in self.terrain.items() if t.difficult)
+
     def standable(self, h: Hex) -> bool:
-        t = self.terrain.get(h)
-        return self.on_board(h) and not (t and t.impassable)
+        return h in self.standable_hexes
 
     def difficult(self, h: Hex) -> bool:
-        t = self.terrain.get(h)
-        return bool(t and t.difficult)
+        return h in self.difficult_hexes
 
     def blocks_sight(self, h: Hex) -> bool:
         t = self.terrain.get(h)

@@ -181,25 +181,23 @@ def reachable(game: Game, s: State, u: Unit) -> dict[Hex, int]:
     flying = game.catalog.creature(u.name).has("flying")
     taken = s.occupied()
     bf = game.battlefield
+    adjacent, standable, difficult = bf.adjacent, bf.standable_hexes, bf.difficult_hexes
     best = {u.hex: 0}
     heap = [(0, u.hex.q, u.hex.r)]
     while heap:
         cost, q, r = heapq.heappop(heap)
         h = Hex(q, r)
-        if cost > best.get(h, 1 << 30):
+        if cost > best[h]:
             continue
-        for n in neighbours(h):
-            if not bf.on_board(n):
+        for n in adjacent[h]:
+            if not flying and (n not in standable or n in taken):
                 continue
-            if not flying and (not bf.standable(n) or n in taken):
-                continue
-            step = 1 if flying or not bf.difficult(n) else 2
-            c = cost + step
-            if c <= budget and c < best.get(n, 1 << 30):
+            c = cost + (2 if not flying and n in difficult else 1)
+            if c <= budget and c < best.get(n, budget + 1):
                 best[n] = c
                 heapq.heappush(heap, (c, n.q, n.r))
     return {h: c for h, c in best.items()
-            if h != u.hex and h not in taken and bf.standable(h)}
+            if h != u.hex and h not in taken and h in standable}
 
 
 def _move(game: Game, s: State, a: Move, events: list[Event]) -> None:

@@ -41,6 +41,11 @@ class Unit:
     bonus_move: int = 0  # extra movement this turn (a building)
     enchantments: list[str] = field(default_factory=list)  # spell codes on it
 
+    def clone(self) -> Unit:
+        new = copy.copy(self)
+        new.enchantments = list(self.enchantments)
+        return new
+
     def to_dict(self) -> dict[str, Any]:
         return {"ref": self.ref, "name": self.name, "place": self.place,
                 "hex": str(self.hex) if self.hex else None, "wounds": self.wounds,
@@ -75,6 +80,14 @@ class Side:
     feat_spent: bool = False
     destroyed: int = 0  # enemy characters destroyed this turn
     buildings_used: list[str] = field(default_factory=list)
+
+    def clone(self) -> Side:
+        new = copy.copy(self)
+        new.unseen, new.history = list(self.unseen), list(self.history)
+        new.relics = [copy.copy(r) for r in self.relics]
+        new.buildings, new.feats_up = list(self.buildings), list(self.feats_up)
+        new.buildings_used = list(self.buildings_used)
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         return {"hand": self.hand, "draw_pile": self.draw_pile, "feat_hand": self.feat_hand,
@@ -113,6 +126,12 @@ class Attack:
     pushed: bool = False
     advance: bool = False  # the critical effect Advance was triggered
 
+    def clone(self) -> Attack:
+        new = copy.copy(self)
+        new.faces, new.extra = list(self.faces), list(self.extra)
+        new.added, new.used = dict(self.added), list(self.used)
+        return new
+
     def to_dict(self) -> dict[str, Any]:
         return {"attacker": self.attacker, "defender": self.defender, "magic": self.magic,
                 "colours": list(self.colours), "origin": str(self.origin),
@@ -139,7 +158,15 @@ class State:
     minions: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0})
 
     def clone(self) -> State:
-        return copy.deepcopy(self)
+        """A copy the engine may change: every mutable part copied (a deep copy is ten
+        times slower, and the engine clones once per action)."""
+        new = copy.copy(self)
+        new.units = {r: u.clone() for r, u in self.units.items()}
+        new.sides = {p: sd.clone() for p, sd in self.sides.items()}
+        new.feats_revealed = list(self.feats_revealed)
+        new.minions = dict(self.minions)
+        new.attack = self.attack.clone() if self.attack else None
+        return new
 
     def occupied(self) -> dict[Hex, str]:
         return {u.hex: r for r, u in self.units.items() if u.place == FIELD and u.hex}

@@ -1,0 +1,150 @@
+"""What the camera's steady board means for Warseer (one creature per hex).
+
+Each base is read as a creature by its sticker; a base whose sticker cannot be read is
+"some creature". The board **fits** the rules state when every creature on the
+battlefield is seen on its hex (or an unread base stands there, or the hex is hidden
+by a hand), and nothing stands where the rules have nothing: except a creature the
+rules eliminated that the players have not taken off yet ("lingering": the prompt asks
+for it). Otherwise the board is explained by one board action the rules allow now (a
+deployment, a summon, a move, a push, an advance) whose result fits; or it is a desync,
+and ``diagnose`` says what to put back where.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from table.observation import Observation
+from table.stickers import Stickers
+from table.system import Explanation, Reconciliation
+
+from . import engine
+from .actions import Advance, Deploy, Move, Push, Summon
+from .game import Game
+from .hexes import Hex
+from .state import FIELD, State
+
+
+@dataclass
+class Seen:
+    at: dict[str, Hex]  # creature -> the hex its sticker was read in
+    unread: Counter[Hex]  # bases whose sticker could not be read, per hex
+    hidden: frozenset[Hex]  # hexes a hand covers
+
+    def holds(self, h: Hex) -> bool:
+        return h in self.hidden or self.unread[h] > 0 or h in self.at.values()
+
+
+class Camera:
+    def __init__(self, game: Game, stickers: Stickers) -> None:
+        self.game = game
+        self.ref_of = dict(stickers.ref_of)
+        self.lingering: dict[str, Hex] = {}  # eliminated, maybe still on the table
+
+    def seen(self, obs: Observation) -> Seen:
+        bf = self.game.battlefield
+        at: dict[str, Hex] = {}
+        unread: Counter[Hex] = Counter()
+        for name, bases in obs.regions.items():
+            try:
+                h = bf.hex_named(name)
+            except ValueError:
+                continue  # another region of the printed sheet
+            for b in bases:
+                ref = self.ref_of.get(b.sticker) if b.sticker is not None else None
+                if ref is not None and ref not in at:
+                    at[ref] = h
+                else:
+                    unread[h] += 1
+        hidden = set()
+        for name in obs.occluded:
+            try:
+                hidden.add(bf.hex_named(name))
+            except ValueError:
+                continue
+        return Seen(at, unread, frozenset(hidden))
+
+    def _problems(self, state: State, seen: Seen) -> list[str]:
+        """What does not match, one line each (empty: the board fits)."""
+        out = []
+        expected = {u.ref: u.hex for u in state.units.values() if u.place == FIELD and u.hex}
+        explained: Counter[Hex] = Counter()
+        for ref, h in expected.items():
+            if h in seen.hidden:
+                continue
+            at = seen.at.get(ref)
+            if at == h:
+                continue
+            if at is None and seen.unread[h] > explained[h]:
+                explained[h] += 1
+                continue
+            out.append(f"put {ref} on {h}" + (f" (seen on {at})" if at else ""))
+        where_ok = set(expected.values()) | set(self.lingering.values())
+        for ref, h in seen.at.items():
+            if h in seen.hidden or expected.get(ref) == h or self.lingering.get(ref) == h:
+                continue
+            if ref not in expected:
+                out.append(f"take {ref} off {h}: it is not on the battlefield")
+        for h, n in seen.unread.items():
+            if h not in where_ok and n > explained[h]:
+                out.append(f"a creature whose sticker cannot be read stands on {h}: "
+                           "take it off or turn its sticker to the camera")
+        return out
+
+    def fits(self, state: State, obs: Observation) -> bool:
+        return not self._problems(state, self.seen(obs))
+
+    def reconcile(self, state: State, obs: Observation) -> Reconciliation:
+        seen = self.seen(obs)
+        gone = tuple(r for r, h in self.lingering.items()
+                     if seen.at.get(r) != h and not seen.holds(h))
+        if not self._problems(state, seen):
+            return Reconciliation(True, gone=gone)
+        found = []
+        for a in self._candidates(state, seen):
+            try:
+                new, _ = engine.apply(self.game, state, a)
+            except ValueError:
+                continue
+            if not self._problems(new, seen):
+                found.append(Explanation((a,), new))
+        return Reconciliation(False, found, gone=gone)
+
+    def _candidates(self, state: State, seen: Seen) -> list:
+        """Board actions that could explain what is seen: a creature seen somewhere new
+        (or an unread base appearing while a creature went missing from its hex)."""
+        p = state.active
+        moved: list[tuple[str, Hex]] = []
+        for ref, h in seen.at.items():
+            u = state.units.get(ref)
+            if u is not None and u.hex != h:
+                moved.append((ref, h))
+        vanished = [u.ref for u in state.units.values() if u.place == FIELD and u.hex
+                    and u.ref not in seen.at and not seen.holds(u.hex)]
+        occupied = state.occupied()
+        fresh = [h for h, n in seen.unread.items() if n and h not in occupied]
+        moved += [(ref, h) for ref in vanished for h in fresh]
+        out: list = []
+        at = state.attack
+        for ref, h in moved:
+            if at is not None:
+                out += [Push(at.to_act, ref, h), Advance(at.to_act, True)]
+            else:
+                out += [Move(p, ref, h), Summon(p, ref, h), Deploy(p, ref, h)]
+        return out
+
+    def diagnose(self, state: State, obs: Observation) -> list[str]:
+        return self._problems(state, self.seen(obs)) or ["the board and the rules agree"]
+
+    def played(self, before: State, after: State) -> None:
+        for ref, u in after.units.items():
+            b = before.units.get(ref)
+            if b is not None and b.place == FIELD and b.hex and u.place != FIELD:
+                self.lingering[ref] = b.hex
+            elif u.place == FIELD:
+                self.lingering.pop(ref, None)
+
+    def settle(self, verdict: Reconciliation) -> None:
+        for r in verdict.gone:
+            self.lingering.pop(r, None)

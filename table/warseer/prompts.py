@@ -1,0 +1,129 @@
+"""What the table is asked at each decision point of Warseer, as the seam's ``Prompt``:
+a sentence read across the table, the legal options with labels and the hexes and
+creatures each involves, the dice wanted, and what "ready" does. The attack sequence
+has a card of its own (``panel``): the roll as it stands, the damage so far, and each
+modification the player to act may use, or pass."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from table.system import Prompt
+
+from . import attack as atk
+from . import engine
+from .actions import EndTurn, Modify, Pass, Push
+from .state import ADVANCE, COUNTER, DEPLOY, MODIFY, OVER, PUSH, State
+
+if TYPE_CHECKING:
+    from .referee import WarseerReferee
+
+MAX_OPTIONS = 400  # a main phase with a full hand has ~200; a screen lists them by hex
+
+
+def _involves(a: Any) -> tuple[list[str], list[str]]:
+    """(hexes, creatures) an action involves, for a screen to light them up."""
+    hexes = [str(a.hex)] if hasattr(a, "hex") else []
+    units = [x for x in (getattr(a, "unit", None), getattr(a, "attacker", None),
+                         getattr(a, "defender", None)) if x]
+    target = getattr(a, "target", None)
+    if target:
+        (units if "#" in target else hexes).append(target)
+    return hexes, units
+
+
+def _choices(ref: WarseerReferee, actions: list[Any], card: bool = False) -> tuple[dict, ...]:
+    out = []
+    for a in actions[:MAX_OPTIONS]:
+        hexes, units = _involves(a)
+        c: dict[str, Any] = {"action": str(a), "label": ref.words.action(a), "cells": hexes,
+                             "minis": units}
+        if card:
+            c["card"] = True
+        out.append(c)
+    return tuple(out)
+
+
+def _roll_text(ref: WarseerReferee, state: State) -> str:
+    at = state.attack
+    assert at is not None
+    faces = [ref.words._face(f) for f in at.faces] + [ref.words._face(f) for f in at.extra]
+    sym = atk.symbols(ref.game, at)
+    shown = ", ".join(f"{n} {k}" for k, n in sym.items() if n)
+    return f"roll: {' / '.join(faces) or '—'}; shows {shown or 'nothing'}"
+
+
+def prompt_for(ref: WarseerReferee, state: State) -> Prompt:
+    w = ref.words
+    legal = engine.legal_actions(ref.game, state)
+    if state.phase == OVER:
+        pts = {p: ref.points(state, p) for p in ("p1", "p2")}
+        who = "a draw" if state.winner == "draw" else f"{w.player(state.winner)} wins"
+        return Prompt("game_over", None, f"The game is over: {who}, "
+                      f"{pts['p1']} to {pts['p2']} victory points")
+    if state.phase == DEPLOY:
+        p = state.active
+        rows = sorted({h.row + 1 for h in ref.game.battlefield.deployment[p]})
+        return Prompt("deploy", p, f"{w.player(p)}: put your hero {w.unit(p + '#0')} on a "
+                      f"hex of your deployment zone (rows {rows[0]}-{rows[-1]})",
+                      tuple(map(str, legal)), choices=_choices(ref, legal))
+    at = state.attack
+    if at is not None:
+        return _attack_prompt(ref, state, legal)
+    p = state.active
+    side = state.sides[p]
+    feats = f"; {side.feat_hand} feat card(s)" if side.feat_hand else ""
+    last = " This is the last turn." if state.last_turn else ""
+    return Prompt("main", p, f"{w.player(p)}'s turn {state.turn}: move, attack, summon, play "
+                  f"cards (hand: {side.hand}{feats}); end the turn when done.{last}",
+                  tuple(map(str, legal)), choices=_choices(ref, legal),
+                  proposal=str(EndTurn(p)), proposal_label="End the turn")
+
+
+def _attack_prompt(ref: WarseerReferee, state: State, legal: list[Any]) -> Prompt:
+    w = ref.words
+    at = state.attack
+    assert at is not None
+    title = f"{w.unit(at.attacker)} attacks {w.unit(at.defender)}" + (
+        " (counterblow)" if at.counter else "") + (" — magic" if at.magic else "")
+    dice = ref.dice_needed(state)
+    if dice:
+        d = dice[0]
+        assert d.die is not None
+        pending = len(ref._pending(state))
+        more = " (the rest of the roll)" if pending else ""
+        return Prompt("roll", d.player, f"{title}: {w.player(d.player)} rolls {d.n} "
+                      f"{d.die.label_for(d.n)}{more}", dice=dice,
+                      detail={"attack": at.to_dict()})
+    who = w.player(at.to_act)
+    detail = {"attack": at.to_dict()}
+    if at.step == MODIFY:
+        mods = [a for a in legal if isinstance(a, Modify)]
+        text = (f"{title}. Modification round: {who} modifies the dice or passes "
+                f"({_roll_text(ref, state)})")
+        buttons = [{"action": str(a), "label": w.action(a)} for a in mods]
+        buttons.append({"action": str(Pass(at.to_act)), "label": f"{who}: pass"})
+        panel = {"title": title, "text": _roll_text(ref, state),
+                 "rows": [{"label": f"{who} to act", "buttons": buttons}]}
+        return Prompt("modify", at.to_act, text, tuple(map(str, legal)),
+                      choices=_choices(ref, legal, card=True), panel=panel,
+                      proposal=str(Pass(at.to_act)), proposal_label="Pass",
+                      detail=detail)
+    if at.step == PUSH:
+        return Prompt("push", at.to_act, f"{title}: {who} pushes {w.unit(at.defender)} "
+                      f"({at.damage} damage so far) to a free hex beside it: move the "
+                      "miniature, or pick the hex", tuple(map(str, legal)),
+                      choices=_choices(ref, [a for a in legal if isinstance(a, Push)]),
+                      detail=detail)
+    if at.step == ADVANCE:
+        return Prompt("advance", at.to_act, f"{title}: {who} may advance "
+                      f"{w.unit(at.attacker)} into {at.origin}, or stay",
+                      tuple(map(str, legal)), choices=_choices(ref, legal),
+                      detail=detail)
+    if at.step == COUNTER:
+        return Prompt("counterblow", at.to_act, f"{w.unit(at.defender)} may strike back at "
+                      f"{w.unit(at.attacker)}: {who}, counterblow or pass",
+                      tuple(map(str, legal)), choices=_choices(ref, legal), detail=detail)
+    return Prompt(at.step, at.to_act, title, tuple(map(str, legal)),
+                  choices=_choices(ref, legal), detail=detail)
+

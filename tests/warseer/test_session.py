@@ -1,0 +1,130 @@
+"""Warseer at a live table: through the game-neutral session, with dice from the table
+box (one colour at a time, read through each colour's face table), moves and pushes
+seen by the camera, typed actions, a desync and its correction, the SQLite log and a
+resume that keeps half a roll."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from table.device import DeviceEvent
+from table.observation import Observation, ObservedBase
+from table.session import CommandError, GameLog, Session, Setup
+from table.warseer.hexes import parse_hex
+from table.warseer.state import FIELD
+
+WARBANDS = {"p1": ["Diodor", "Gil-Talas", "Order Squire", "Forest Archer"],
+            "p2": ["Kaitlynn", "Dayodor Order Mentor", "Stone Guardian", "Forest Archer"]}
+
+
+def seen(session: Session, frame: int, moved: dict[str, str] | None = None,
+         hidden: tuple[str, ...] = ()) -> Observation:
+    """What a camera reports: each creature on the battlefield in its hex, by its
+    sticker (the printed numbering: p1's i is sticker i, p2's is 16 + i)."""
+    where = {r: str(u.hex) for r, u in session.state.units.items()
+             if u.place == FIELD and u.hex} | (moved or {})
+    regions: dict[str, list[ObservedBase]] = {}
+    for ref, h in where.items():
+        sticker = (0 if ref[:2] == "p1" else 16) + int(ref[3:])
+        regions.setdefault(h, []).append(ObservedBase(ref[:2], sticker, "read", 0.9, 0, 0))
+    return Observation(float(frame), frame, {k: tuple(v) for k, v in regions.items()},
+                       frozenset(hidden))
+
+
+def roll(player: str, *numbers: int) -> DeviceEvent:
+    return DeviceEvent("roll", 0.0, player, sides=6, numbers=numbers)
+
+
+def test_a_game_of_warseer_at_the_table(tmp_path) -> None:
+    log = GameLog(tmp_path / "games.db")
+    setup = Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
+                             "names": {"p1": "Ann", "p2": "Bob"}})
+    s = Session.new(setup, log)
+    assert log.games()[0].game == "warseer"
+    assert s.prompt().text.startswith("Ann: put your hero Diodor on a hex")
+    # Deployment seen by the camera.
+    out = s.observe(seen(s, 1, {"p1#0": "d2"}))
+    assert any(e.kind == "action" for e in out), [e.to_dict() for e in out]
+    s.observe(seen(s, 2, {"p2#0": "d7"}))
+    assert s.prompt().step == "main" and s.prompt().proposal == "p1 end"
+    s.observe(seen(s, 3, {"p1#1": "f2"}))  # Gil-Talas from the War Camp
+    assert s.state.units["p1#1"].place == FIELD
+    s.observe(seen(s, 4, {"p1#1": "f5"}))  # moves three
+    assert s.state.units["p1#1"].hex == parse_hex("f5")
+    # A move the rules forbid: a desync saying what to put back.
+    s.observe(seen(s, 5, {"p1#0": "d6"}))
+    assert s.desync and "put Diodor on d2" in s.desync[0]
+    s.observe(seen(s, 6))  # put back
+    assert s.desync is None
+    s.command({"do": "action", "action": "p1 end"})
+    # Bob: Kaitlynn steps closer and attacks Gil-Talas (magic, two silver dice).
+    s.observe(seen(s, 7, {"p2#0": "d5"}))
+    assert s.state.units["p2#0"].hex == parse_hex("d5")
+    s.command({"do": "action", "action": "p2 attack p2#0 p1#1"})
+    need = s.dice_needed()[0]
+    assert (need.player, need.kind, need.n, need.die.sides) == ("p2", "silver", 2, 6)
+    with pytest.raises(CommandError, match="Bob rolls"):
+        s.command({"do": "dice", "player": "p1", "faces": ["S", "S"]})
+    s.device(roll("p2", 6, 4))  # silver 6 = critical, 4 = sword and push
+    at = s.state.attack
+    assert at.faces == ["C", "SP"] and s.prompt().step == "modify"
+    assert s.prompt().panel["rows"][0]["buttons"][-1]["label"] == "Bob: pass"
+    s.command({"do": "action", "action": "p2 pass"})
+    s.command({"do": "action", "action": "p1 pass"})
+    assert s.prompt().step == "push"
+    s.observe(seen(s, 8, {"p1#1": "f6"}))  # Bob pushes Gil-Talas by hand: seen
+    assert s.state.units["p1#1"].hex == parse_hex("f6")
+    assert s.state.units["p1#1"].wounds == 2 and s.state.attack is None
+    snap = s.snapshot()
+    json.dumps(snap)
+    assert snap["game"]["name"] == "warseer"
+    gil = next(p for p in snap["board"]["pieces"] if p["ref"] == "p1#1")
+    assert gil["region"] == "f6" and gil["badge"] == 2 and "2 of 5 wounds" in gil["details"]
+    assert snap["score"]["title"] == "Victory points"
+    # Half a roll (a gold die's attack box of three) survives a restart.
+    s.command({"do": "action", "action": "p2 end"})
+    with pytest.raises(CommandError, match="Ann: Gil-Talas attacks Kaitlynn: Kaitlynn is "
+                       "out of range"):
+        s.command({"do": "action", "action": "p1 attack p1#1 p2#0"})
+    s.observe(seen(s, 9, {"p1#0": "d4"}))
+    s.command({"do": "action", "action": "p1 attack p1#0 p2#0"})
+    assert [d.kind for d in s.dice_needed()] == ["silver"]
+    s.command({"do": "dice", "player": "p1", "faces": ["sword", "0"]})
+    assert [(d.kind, d.n) for d in s.dice_needed()] == [("gold", 1)]
+    again = Session.resume(GameLog(tmp_path / "games.db"))
+    assert again.state == s.state
+    assert [(d.kind, d.n) for d in again.dice_needed()] == [("gold", 1)]
+    again.device(roll("p1", 2))  # gold 2 = two swords
+    assert again.state.attack.faces == ["S", "0", "SS"]
+
+
+def test_the_dashboard_api_starts_a_game_of_warseer(tmp_path) -> None:
+    from web import TableServices, create_app
+
+    from ..web.test_api import post
+
+    log = GameLog(tmp_path / "games.db")
+    services = TableServices(Session.new(Setup.from_dict(
+        {"system": "warseer", "warbands": WARBANDS}), log), log=log)
+    c = create_app(services, testing=True).test_client()
+    assert "warseer" in {g["name"] for g in c.get("/api/systems").get_json()}
+    cat = c.get("/api/catalog?game=warseer").get_json()
+    assert cat[0]["kind"] == "hero" and "Wisp" not in {x["name"] for x in cat}
+    state = c.get("/api/state").get_json()
+    assert state["game"]["name"] == "warseer"
+    assert len(state["board"]["regions"]) == 9 * 8
+    assert {z["id"] for z in state["board"]["zones"]} == {"camp", "history"}
+    r = post(c, "/api/games", {"system": "warseer",
+                               "warbands": {"p1": ["Gil-Talas"], "p2": ["Kaitlynn"]}})
+    assert r.status_code == 400 and "starts with its hero" in r.get_json()["error"]
+    r = post(c, "/api/games", {"system": "warseer", "warbands": WARBANDS,
+                               "decks": {"p1": ["Fire Bolt"] * 3, "p2": ["Parry"] * 8}})
+    assert r.status_code == 400 and "at least 7 cards" in r.get_json()["error"]
+    r = post(c, "/api/games", {"system": "warseer", "warbands": WARBANDS,
+                               "decks": {"p1": ["Fire Bolt"] * 8, "p2": ["Parry"] * 8}})
+    assert r.status_code == 201, r.get_json()
+    r = post(c, "/api/games", {"system": "warseer", "warbands": WARBANDS,
+                               "decks": {"p1": "Fire Bolt", "p2": [1]}})
+    assert r.status_code == 400 and "decks" in r.get_json()["error"]

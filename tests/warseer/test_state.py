@@ -1,0 +1,46 @@
+"""The state is a value: a clone shares nothing the engine changes."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+from table.warseer import engine
+from table.warseer.state import Attack, Relic
+
+from .helpers import game, play, position
+
+
+def _mutable_parts(obj, path="s"):
+    """Every list and dict reachable from a state, by path."""
+    if isinstance(obj, list | dict):
+        yield path, obj
+        items = obj.items() if isinstance(obj, dict) else enumerate(obj)
+        for k, v in items:
+            yield from _mutable_parts(v, f"{path}[{k!r}]")
+    elif dataclasses.is_dataclass(obj):
+        yield path, obj
+        for f in dataclasses.fields(obj):
+            yield from _mutable_parts(getattr(obj, f.name), f"{path}.{f.name}")
+
+
+def test_a_clone_shares_no_mutable_part():
+    g = game()
+    s = position(g, {"p1#0": "c3", "p2#1": "c4"})
+    s, _ = play(g, s, "p1 play blessed-edge p1#0", "p1 attack p1#0 p2#1", "p1 roll S,0,S")
+    s.sides["p1"].relics.append(Relic("tower-shield", 2))
+    assert isinstance(s.attack, Attack)
+    c = s.clone()
+    assert c.to_dict() == s.to_dict() == copy.deepcopy(s).to_dict()
+    mine = {id(o) for _, o in _mutable_parts(s)}
+    shared = [p for p, o in _mutable_parts(c) if id(o) in mine]
+    assert shared == []
+
+
+def test_apply_never_changes_its_input():
+    g = game()
+    s = position(g, {"p1#0": "c3", "p2#1": "c4"})
+    before = copy.deepcopy(s).to_dict()
+    for a in engine.legal_actions(g, s):
+        engine.apply(g, s, a)
+    assert s.to_dict() == before

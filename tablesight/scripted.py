@@ -253,13 +253,16 @@ class ScriptedTable:
         if it.kind == "roll":
             assert it.player is not None and it.dice is not None
             seq0 = s.history[-1]["seq"] if s.history else 0
+            wanted = s.dice_needed()
             if self.armed is not None and it.dice.die is not None:
                 # As a player waits for the box to light up before rolling.
                 self._wait(lambda: self.armed(it.player, it.dice.die.sides, it.dice.n), 3.0)
             self.press(it.player, "roll")
-            # Done when the session took the die (or refused it with a warning).
-            self._wait(lambda: any(h["seq"] > seq0 and h["kind"] in ("die", "action", "warning")
-                                   for h in s.history[-8:]), what=f"{it.player}'s roll")
+            # Done when the session took the dice (the dice it asks for changed: part of
+            # a roll is in, or the roll was played) or refused them with a warning.
+            self._wait(lambda: s.dice_needed() != wanted or any(
+                h["seq"] > seq0 and h["kind"] in ("action", "warning")
+                for h in s.history[-8:]), what=f"{it.player}'s roll")
         elif it.kind == "button":
             assert it.player is not None and it.button is not None
             self.press(it.player, it.button)

@@ -44,6 +44,11 @@ class Words:
     def unit(self, ref: str) -> str:
         return self.label.get(ref, ref)
 
+    def owned(self, ref: str) -> str:
+        """An enemy creature with its owner ("Bob's Wisp 1"): both sides' minions are
+        numbered from 1."""
+        return f"{self.player(ref[:2])}'s {self.unit(ref)}"
+
     def units(self, refs: Iterable[str]) -> str:
         names = [self.unit(r) for r in refs]
         return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
@@ -68,7 +73,7 @@ class Words:
             case A.Move():
                 return f"{who}: {u(a.unit)} moves to {a.hex}"
             case A.Declare():
-                return f"{who}: {u(a.attacker)} attacks {u(a.defender)}"
+                return f"{who}: {u(a.attacker)} attacks {self.owned(a.defender)}"
             case A.Roll():
                 return f"{who} rolled {' '.join(self._face(f) for f in a.faces)}"
             case A.Modify():
@@ -84,8 +89,11 @@ class Words:
             case A.Counterblow():
                 return f"{who}: counterblow"
             case A.Play():
-                tgt = f" on {u(a.target) if a.target and '#' in a.target else a.target}" \
-                    if a.target else ""
+                tgt = ""
+                if a.target:
+                    tgt = " on " + (a.target if "#" not in a.target
+                                    else u(a.target) if a.target[:2] == a.player
+                                    else self.owned(a.target))
                 return f"{who} plays {self.card(a.card)}{tgt}"
             case A.Use():
                 return f"{who}: {self.card(a.building)} gives {u(a.unit)} its bonus"

@@ -85,8 +85,8 @@ def test_a_game_of_warseer_at_the_table(tmp_path) -> None:
     assert snap["score"]["title"] == "Victory points"
     # Half a roll (a gold die's attack box of three) survives a restart.
     s.command({"do": "action", "action": "p2 end"})
-    with pytest.raises(CommandError, match="Ann: Gil-Talas attacks Kaitlynn: Kaitlynn is "
-                       "out of range"):
+    with pytest.raises(CommandError, match="Ann: Gil-Talas attacks Bob's Kaitlynn: "
+                       "Kaitlynn is out of range"):
         s.command({"do": "action", "action": "p1 attack p1#1 p2#0"})
     s.observe(seen(s, 9, {"p1#0": "d4"}))
     s.command({"do": "action", "action": "p1 attack p1#0 p2#0"})

@@ -1,0 +1,33 @@
+"""``tablesight demo --game warseer``: the scripted players deploy, summon, move and push
+their miniatures on the printed hex battlefield (seen by the synthetic camera through
+the real detector), roll every attack die on the simulated table box, and play to the
+last feat and the winner."""
+
+from __future__ import annotations
+
+from table.session import GameLog
+
+
+def test_the_warseer_demo_plays_to_the_last_feat_and_the_winner(tmp_path, capsys) -> None:
+    from tablesight.cli import main
+
+    db = tmp_path / "demo.db"
+    rc = main(["demo", "--game", "warseer", "--fast", "--exit-at-end", "--no-web",
+               "--quiet", "--db", str(db)])
+    out = capsys.readouterr().out
+    assert rc == 0, out[-2000:]
+    assert "game over" in out and "victory points" in out
+    log = GameLog(db)
+    game = log.games()[0]
+    assert game.game == "warseer" and game.status == "over"
+    sources: dict[str, set[str]] = {}
+    events: set[str] = set()
+    for e in log.entries(game.id, ("action",)):
+        d = e.to_dict()
+        sources.setdefault(d["action"].split()[1], set()).add(d["source"])
+        events |= {ev["kind"] for ev in d["events"]}
+    assert sources["deploy"] == {"camera"} and sources["move"] == {"camera"}
+    assert sources["summon"] == {"camera"}
+    assert sources["roll"] == {"box"}
+    assert sources["attack"] == {"dashboard"} and sources["end"] == {"dashboard"}
+    assert {"last_feat", "game_over", "damaged", "hall_of_fame"} <= events

@@ -42,6 +42,11 @@ class SetupRefused(ValueError):
     """A setup this game cannot be played with (unknown pieces, an illegal force)."""
 
 
+class ScenarioError(ValueError):
+    """A rules scenario file that is not valid (``table.scenarios``); the message says
+    where, quoting the input cut short."""
+
+
 class CommandRefused(ValueError):
     """A command from a person or the box that was refused; nothing changed. The
     message says why."""
@@ -345,6 +350,11 @@ class GameSystem(ABC):
     def catalog(self) -> list[dict[str, Any]]:
         """What a setup can field, for a setup page: each piece's ``name`` and what a
         player choosing needs (``cost``, ``kind``), cheapest first."""
+
+    def run_scenario(self, data: dict[str, Any], catalog: Any | None = None) -> dict[str, Any]:
+        """Play a rules scenario of this game (``docs/contracts/rules-scenario.md``);
+        ``ScenarioError`` for a file that is not a valid scenario."""
+        raise ScenarioError(f"{self.title} has no rules scenarios")
 
     def force_from_file(self, data: object) -> list[str]:
         """A player's force from the game's own file format (a warband file, a crew

@@ -37,7 +37,7 @@ def _read_json(path: str) -> object:
 
 # -- rules ---------------------------------------------------------------------------
 def cmd_rules_check(args: argparse.Namespace) -> int:
-    from table.dreamblade import scenario
+    from table import scenarios as scenario
 
     data = _read_json(args.scenario)
     try:

@@ -10,9 +10,9 @@ Two kinds of failure are kept apart, as the contract asks:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from table import scenarios
 from table.quoting import quote
 
 from . import actions as A
@@ -32,7 +32,7 @@ PLACEMENT_ZONES = {"reserves": Zone.RESERVES, "graveyard": Zone.GRAVEYARD,
 MAX_ACTIONS = 10_000  # a whole game is ~350 actions; more is a mistake or an attack
 
 
-class ScenarioError(ValueError):
+class ScenarioError(scenarios.ScenarioError):
     """The scenario file itself is wrong; the message says where (quoting the input cut
     to a few dozen characters: one short line, whatever the file holds)."""
 
@@ -276,31 +276,4 @@ def run(data: object, catalog: Catalog | None = None) -> dict[str, Any]:
     }
 
 
-def compare(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str]:
-    """Differences between an expected output and an actual one, ignoring ``message``
-    texts and keys the expectation does not mention (the examples' rule)."""
-    diffs: list[str] = []
-
-    def walk(e: object, a: object, path: str) -> None:
-        if isinstance(e, dict):
-            if not isinstance(a, dict):
-                diffs.append(f"{path}: expected an object, got {quote(a, 200)}")
-                return
-            for k, v in e.items():
-                if k == "message":
-                    continue
-                if k not in a:
-                    diffs.append(f"{path}.{k}: missing")
-                else:
-                    walk(v, a[k], f"{path}.{k}")
-        elif isinstance(e, list):
-            if not isinstance(a, list) or len(a) != len(e):
-                diffs.append(f"{path}: expected {len(e)} items, got {quote(a, 200)}")
-                return
-            for i, (x, y) in enumerate(zip(e, a, strict=True)):
-                walk(x, y, f"{path}[{i}]")
-        elif e != a:
-            diffs.append(f"{path}: expected {quote(e, 200)}, got {quote(a, 200)}")
-
-    walk(expected, actual, "$")
-    return diffs
+compare = scenarios.compare  # the examples' comparison, shared by every game

@@ -40,6 +40,11 @@ class Dreamblade(GameSystem):
         return [{"name": m.name, "cost": m.cost, "kind": m.kind.value}
                 for m in sorted(Catalog.builtin(), key=lambda m: (m.cost, m.name))]
 
+    def run_scenario(self, data: dict[str, Any], catalog: Any | None = None) -> dict[str, Any]:
+        from .scenario import run
+
+        return run(data, catalog if isinstance(catalog, Catalog) else None)
+
     def force_from_file(self, data: object) -> list[str]:
         return list(load_warband(data, Catalog.builtin()).names)
 

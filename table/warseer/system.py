@@ -58,6 +58,11 @@ class Warseer(GameSystem):
                 "p2": ["Kaitlynn", "Dayodor Order Mentor", "Stone Guardian",
                        "Forest Archer"]}
 
+    def run_scenario(self, data: dict[str, Any], catalog: Any | None = None) -> dict[str, Any]:
+        from .scenario import run
+
+        return run(data)
+
     def force_from_file(self, data: object) -> list[str]:
         """A ``warseer-warband/1`` file: ``{"format", "hero", "characters": [...]}``."""
         if not isinstance(data, dict) or data.get("format") != FORCE_FORMAT:

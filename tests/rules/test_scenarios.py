@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from table.dreamblade import scenario
+from table import scenarios as scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "examples" / "scenarios"
-DIRS = [ROOT / "tests" / "data" / "scenarios"] + ([SHARED] if SHARED.is_dir() else [])
+DIRS = [ROOT / "tests" / "data" / "scenarios", ROOT / "tests" / "data" / "scenarios" / "warseer"] \
+    + ([SHARED] if SHARED.is_dir() else [])
 CASES = sorted({p for d in DIRS for p in d.glob("*.json") if not p.name.endswith(".expected.json")})
 
 
@@ -25,7 +26,8 @@ def test_scenario_files_give_their_expected_output(path: Path):
 
 
 def test_the_contract_examples_are_in_the_suite():
-    assert {"first-turn", "combat-and-conquest"} <= {p.stem for p in CASES}
+    assert {"first-turn", "combat-and-conquest", "worked-attacks", "short-game"} \
+        <= {p.stem for p in CASES}
 
 
 def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -78,7 +80,7 @@ def variant(**changes) -> str:
     (variant(setup__placement={"p1": {"4": "c3"}}), "no miniature p1#4"),
     (variant(miniatures=[{"name": "X", "cost": 1, "aspects": ["fear"], "power": 1,
                           "defense": 1, "life": 1, "abilities": ["Sparkle"]}]), "Sparkle"),
-    (variant(game="chess"), "only 'dreamblade'"),
+    (variant(game="chess"), "no game 'chess' is installed"),
 ])
 def test_a_malformed_file_is_exit_2_with_one_clear_line(tmp_path, text, needle):
     f = tmp_path / "bad.json"

@@ -1,0 +1,61 @@
+"""Rules scenarios for any installed game (``docs/contracts/rules-scenario.md``): a
+scenario names its ``game`` (the registry's default when absent), the game's system
+reads and plays it (``GameSystem.run_scenario``), and ``compare`` checks an output
+against an expected one the way the examples mean it. Pure: the caller reads the files.
+
+Two kinds of failure stay apart, for every game: ``ScenarioError`` (the file is not a
+valid scenario: the CLI exits 2 with one line) and a refused action (reported in the
+output's ``results``; the state is left as it was)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from table import registry
+from table.quoting import quote
+from table.system import ScenarioError
+
+__all__ = ["ScenarioError", "compare", "run"]
+
+
+def run(data: object, catalog: Any | None = None) -> dict[str, Any]:
+    """Play a scenario of the game it names; the contract's output object."""
+    game = data.get("game", registry.DEFAULT) if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"scenario: expected an object, got {quote(data)}")
+    try:
+        system = registry.get(game)
+    except registry.UnknownGame as e:
+        raise ScenarioError(f"game: {e}") from None
+    return system.run_scenario(data, catalog)
+
+
+def compare(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str]:
+    """Differences between an expected output and an actual one, ignoring ``message``
+    texts and keys the expectation does not mention (the examples' rule)."""
+    diffs: list[str] = []
+
+    def walk(e: object, a: object, path: str) -> None:
+        if isinstance(e, dict):
+            if not isinstance(a, dict):
+                diffs.append(f"{path}: expected an object, got {quote(a, 200)}")
+                return
+            for k, v in e.items():
+                if k == "message":
+                    continue
+                if k not in a:
+                    diffs.append(f"{path}.{k}: missing")
+                else:
+                    walk(v, a[k], f"{path}.{k}")
+        elif isinstance(e, list):
+            if not isinstance(a, list) or len(a) != len(e):
+                diffs.append(f"{path}: expected {len(e)} items, got {quote(a, 200)}")
+                return
+            for i, (x, y) in enumerate(zip(e, a, strict=True)):
+                walk(x, y, f"{path}[{i}]")
+        elif e != a:
+            diffs.append(f"{path}: expected {quote(e, 200)}, got {quote(a, 200)}")
+
+    walk(expected, actual, "$")
+    return diffs

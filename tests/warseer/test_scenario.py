@@ -1,0 +1,99 @@
+"""Warseer scenarios through ``tablesight rules check``: a malformed file exits 2 with one
+line naming the problem; a warband the rules refuse is a setup_error; the reader never
+fails in any other way, whatever JSON it is given."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from table import scenarios
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE = {"game": "warseer",
+        "setup": {"warbands": {"p1": ["Diodor"], "p2": ["Kaitlynn"]},
+                  "placement": {"p1#0": "c2", "p2#0": "c7"}},
+        "actions": [{"do": "step", "action": "p1 move p1#0 c3"}]}
+
+
+def variant(**changes):
+    d = json.loads(json.dumps(BASE))
+    for k, v in changes.items():
+        if k.startswith("setup_"):
+            d["setup"][k[6:]] = v
+        else:
+            d[k] = v
+    return d
+
+
+@pytest.mark.parametrize("data, says", [
+    (variant(setup_placement={"p1#0": "z9"}), "not a hex of the battlefield"),
+    (variant(setup_placement={"p1#7": "c2"}), "no creature 'p1#7'"),
+    (variant(setup_placement={"p1#0": "a5"}), "taken or impassable"),
+    (variant(actions=[{"do": "step", "action": "p1 fly p1#0 c3"}]), "unknown verb 'fly'"),
+    (variant(actions=[{"do": "combat"}]), "do: step"),
+    (variant(setup_wounds={"p1#0": -1}), "a whole number"),
+    (variant(setup_relics={"p1": ["Fire Bolt"]}), "is a spell, not a relic"),
+    (variant(colour="red"), "unknown key"),
+    (variant(dice={"dice": []}), "no face table"),
+    (variant(catalog={"creatures": [{"name": "X", "kind": "god"}]}), "kind: one of"),
+])
+def test_a_malformed_file_is_exit_2_with_one_clear_line(tmp_path, data, says):
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(data))
+    r = subprocess.run([sys.executable, "-m", "tablesight", "rules", "check", str(f)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and says in lines[0], r.stderr
+
+
+def test_a_warband_the_rules_refuse_is_a_setup_error_not_a_file_error():
+    out = scenarios.run(variant(setup_warbands={"p1": ["Gil-Talas"], "p2": ["Kaitlynn"]}))
+    assert out["setup_error"]["error"] == "invalid_setup"
+    assert "starts with its hero" in out["setup_error"]["message"]
+
+
+def test_a_users_dice_and_cards_come_with_the_scenario():
+    gold = {"name": "gold", "label": "gold die", "faces": [
+        {"code": "S", "label": "sword", "symbols": {"sword": 1}}, {"code": "0", "label": "blank"}]}
+    dice = json.loads((ROOT / "table" / "warseer" / "data" / "dice.json").read_text())
+    dice["dice"] = [d for d in dice["dice"] if d["name"] != "gold"] + [gold]
+    data = variant(dice=dice, catalog={"creatures": [
+        {"name": "Golden Hero", "kind": "hero", "attack": {"type": "melee",
+                                                           "dice": {"gold": 1}},
+         "health": 4, "movement": 2, "leadership": {"1": 1}}]},
+        setup_warbands={"p1": ["Golden Hero"], "p2": ["Kaitlynn"]},
+        setup_placement={"p1#0": "c6", "p2#0": "c7"},
+        actions=[{"do": "step", "action": "p1 attack p1#0 p2#0"},
+                 {"do": "step", "action": "p1 roll 0"}])
+    out = scenarios.run(data)
+    assert [r["ok"] for r in out["results"]] == [True, True]  # a blank on the user's gold
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 100) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner,
+                                                                max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["setup", "actions", "dice", "catalog", "game"]),
+                       json_values, max_size=5),
+       st.dictionaries(st.sampled_from([*sorted(BASE["setup"]), "turn", "wounds", "hand",
+                                        "relics", "feats_left"]), json_values, max_size=4))
+def test_any_json_is_a_result_or_a_scenario_error(top, setup):
+    data = {**variant(), **top, "game": "warseer"}
+    if isinstance(data.get("setup"), dict):
+        data["setup"] = {**data["setup"], **setup}
+    try:
+        out = scenarios.run(data)
+    except scenarios.ScenarioError:
+        return
+    assert "results" in out or "setup_error" in out

@@ -23,6 +23,15 @@ def _tint(bgr: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
     return tuple(int(round(c * amount + p * (1 - amount))) for c, p in zip(bgr, CELL, strict=True))
 
 
+def _bgr(color: str) -> tuple[int, int, int] | None:
+    """``#rrggbb`` as BGR; None for anything else (the layout is data from a file)."""
+    h = color.lstrip("#") if isinstance(color, str) else ""
+    if len(h) != 6 or any(c not in "0123456789abcdefABCDEF" for c in h):
+        return None
+    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+    return b, g, r
+
+
 def _poly(region: Region, s: float) -> np.ndarray:
     return (np.array(region.polygon, dtype=np.float64) * s * 16).round().astype(np.int32)
 
@@ -49,16 +58,28 @@ def render_sheet(layout: Layout, px_per_mm: float, labels: bool = True,
     for r in layout.regions:
         fill = CELL if r.role == "cell" else ZONE
         for p in ("p1", "p2"):
-            if r.extra.get("spawn_row_of") == p:
+            # a player's home ground (a spawn row, a deployment zone), palely
+            if r.extra.get("spawn_row_of") == p or r.extra.get("tint_of") == p:
                 fill = _tint(layout.player_bgr(p), 0.10)
             if r.extra.get("portal_of") == p:
                 fill = _tint(layout.player_bgr(p), 0.22)
+        terrain = _bgr(r.extra.get("terrain_tint", ""))
+        if terrain is not None:  # printed terrain (a forest, a hill), pale: never a base
+            fill = _tint(terrain, 0.22)
         cv2.fillPoly(img, [_poly(r, s)], fill, cv2.LINE_AA, 4)
         cv2.polylines(img, [_poly(r, s)], True, LINE, max(1, int(round(0.8 * s))), cv2.LINE_AA, 4)
     if labels:
         for r in layout.regions:
             x0, y0, x1, y1 = r.bbox
-            if r.role == "cell":
+            if r.role == "cell" and "hex" in r.extra:
+                # a hex's corners are outside it: its name goes inside, near its top
+                cx, _ = r.center
+                _text(img, r.name, (cx, y0 + (y1 - y0) * 0.2), s, 5, SOFT_TEXT, center=True)
+                terrain = _bgr(r.extra.get("terrain_tint", ""))
+                if terrain is not None and r.extra.get("terrain"):
+                    _text(img, str(r.extra["terrain"])[:12], (cx, y0 + (y1 - y0) * 0.78), s,
+                          4.5, _tint(terrain, 0.6), center=True)
+            elif r.role == "cell":
                 _text(img, r.name, (x0 + 4, y0 + 10), s, 6, SOFT_TEXT)
                 scoring = r.extra.get("scoring", {})
                 if scoring:

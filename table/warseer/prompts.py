@@ -84,7 +84,7 @@ def _attack_prompt(ref: WarseerReferee, state: State, legal: list[Any]) -> Promp
     w = ref.words
     at = state.attack
     assert at is not None
-    title = f"{w.unit(at.attacker)} attacks {w.unit(at.defender)}" + (
+    title = f"{w.unit(at.attacker)} attacks {w.owned(at.defender)}" + (
         " (counterblow)" if at.counter else "") + (" — magic" if at.magic else "")
     dice = ref.dice_needed(state)
     if dice:
@@ -99,8 +99,7 @@ def _attack_prompt(ref: WarseerReferee, state: State, legal: list[Any]) -> Promp
     detail = {"attack": at.to_dict()}
     if at.step == MODIFY:
         mods = [a for a in legal if isinstance(a, Modify)]
-        text = (f"{title}. Modification round: {who} modifies the dice or passes "
-                f"({_roll_text(ref, state)})")
+        text = f"{title}: {who} modifies the dice or passes"  # the card shows the roll
         buttons = [{"action": str(a), "label": w.action(a)} for a in mods]
         buttons.append({"action": str(Pass(at.to_act)), "label": f"{who}: pass"})
         panel = {"title": title, "text": _roll_text(ref, state),

@@ -272,6 +272,13 @@ function renderBoard() {
         `${m.title ? `<title>${esc(m.title)}</title>` : ""}${esc(m.text)}</text>`;
       sx -= (m.text.length * 12 + 10) * k;
     }
+    // A lone piece (a hex holds one creature) gets one chip as wide and tall as its
+    // region allows, so its name and badge read from across the table.
+    const lone = here.length === 1 ? loneChip(here[0], r.outline, box, chip, k) : null;
+    if (lone) {
+      out += chipOf(here[0], lone.x, lone.y, lone.w, lone.h, lone.chip, k, can) + "</g>";
+      continue;
+    }
     // Chips, one per piece, top to bottom while they fit inside the outline.
     const h = chip.h * k, gap = chip.gap * k;
     const rows = [];
@@ -308,6 +315,24 @@ function renderBoard() {
   }
   svg.setAttribute("viewBox", b.frame.join(" "));
   svg.innerHTML = out;
+}
+
+// The one chip of a region holding a single piece: up to 1.8 times a row's height,
+// centred a little below the region's name, as wide as the outline is there; its text
+// as large as lets the whole name fit, never smaller than a row's.
+function loneChip(piece, outline, box, chip, k) {
+  const h = Math.min(chip.h * 1.8 * k, (box.y1 - box.y0) * 0.4);
+  const y = Math.max(box.y0 + 27 * k, (box.y0 + box.y1) / 2 - h / 2 + 8 * k);
+  if (y + h > box.y1 - 2 * k) return null;
+  const band = bandSpan(outline, y, y + h);
+  if (!band) return null;
+  const w = band[1] - band[0] - 6 * k;
+  const text = w - 8 * k - (piece.badge ? h : 0);  // room for the name, in units
+  // Bold glyphs are about 0.6 em wide.
+  const fits = text / (Math.max(piece.label.length, 1) * 0.6 * k);
+  const font = Math.max(chip.font, Math.min(chip.font * h / (chip.h * k), fits));
+  const room = Math.max(chip.room, Math.floor(text / (font * k * 0.6)));
+  return { x: band[0] + 3 * k, y, w, h, chip: { ...chip, font, room } };
 }
 
 function pieceTitle(p) {

@@ -1,0 +1,90 @@
+"""Warseer's dashboard in Debian's Chromium at a phone, a laptop and a TV size: the hex
+battlefield with its terrain and deployment zones, an attack's dice entered on the dice
+card one colour at a time, the modification round answered by each player on its card,
+the push picked on the board, wounds on the creature's chip, and the score with hands,
+relics, the Hall of Fame and the feats left."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from table.session import GameLog, Session, Setup
+from tablesight.server import Server
+from web import TableServices, create_app
+
+from ..web.test_browser import ARTIFACTS, CHROMIUM, FLAGS
+from .test_session import WARBANDS
+
+
+def _position(session: Session) -> None:
+    for a in ("p1 deploy p1#0 d2", "p2 deploy p2#0 d7", "p1 summon p1#1 f2",
+              "p1 move p1#1 f5", "p1 play tower-shield", "p1 end", "p2 move p2#0 d5",
+              "p2 attack p2#0 p1#1"):
+        session.command({"do": "action", "action": a})
+
+
+@pytest.mark.parametrize("screen,size", [("phone", (390, 844)), ("laptop", (1280, 800)),
+                                         ("tv", (1920, 1080))])
+def test_an_attack_played_on_the_dashboard(tmp_path: Path, screen: str,
+                                           size: tuple[int, int]) -> None:
+    log = GameLog(tmp_path / "games.db")
+    session = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
+                                           "names": {"p1": "Ann", "p2": "Bob"}}), log)
+    _position(session)
+    server = Server(create_app(TableServices(session, log=log)), "127.0.0.1", 0).start()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    blocked: list[str] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            pg = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            pg.on("console", lambda m: "Content Security Policy" in m.text
+                  and blocked.append(m.text))
+            pg.goto(server.url)
+            expect(pg.locator("#board g.cell polygon")).to_have_count(72)
+            expect(pg.locator('#board g.cell[data-cell="c4"]')).to_contain_text("F")
+            prompt = pg.locator("#prompt")
+            expect(prompt).to_contain_text("Kaitlynn attacks Ann's Gil-Talas")
+            dice = pg.locator("#dice")
+            expect(dice).to_contain_text("Bob rolls 2 silver dice")
+            expect(dice.locator("button[data-face]")).to_have_count(5)  # distinct faces
+            dice.locator('button[data-face="C"]').click()
+            dice.locator('button[data-face="SP"]').click()
+            with pg.expect_response("**/api/command"):
+                dice.locator("button[data-roll]").click()
+            # The modification round: each player answers on the attack's card.
+            card = pg.locator("#combat")
+            expect(card).to_contain_text("shows 1 sword, 1 push, 1 crit")
+            expect(card.locator("button")).to_contain_text(["Bob: pass"])
+            pg.screenshot(path=str(ARTIFACTS / f"warseer-modify-{screen}.png"), full_page=True)
+            with pg.expect_response("**/api/command"):
+                card.locator("button", has_text="Bob: pass").click()
+            expect(card).to_contain_text("Ann to act")
+            with pg.expect_response("**/api/command"):
+                card.locator("button", has_text="Ann: pass").click()
+            # The push: the free hexes beside Gil-Talas light up; a tap picks one.
+            expect(prompt).to_contain_text("Bob pushes Gil-Talas (2 damage so far)")
+            pg.click('#board g.cell[data-cell="f6"]')
+            expect(pg.locator("#options .options button")).to_have_count(1)
+            with pg.expect_response("**/api/command"):
+                pg.locator("#options .options button").first.click()
+            chip = pg.locator('#board g.cell[data-cell="f6"] g.mini')
+            expect(chip).to_have_count(1)
+            expect(chip).to_contain_text("2")  # two wounds on Gil-Talas's chip
+            score = pg.locator("#score")
+            expect(score).to_contain_text("Victory points")
+            expect(score).to_contain_text("Feats left in the Feats deck")
+            expect(score).to_contain_text("relics: Tower Shield (2 armour)")
+            expect(score).to_contain_text("Hall of Fame 0")
+            expect(pg.locator("#zones")).to_contain_text("War Camp")
+            expect(prompt).to_contain_text("Bob's turn 2")
+            pg.screenshot(path=str(ARTIFACTS / f"warseer-after-{screen}.png"), full_page=True)
+            assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
+            browser.close()
+    finally:
+        server.stop()
+    assert not blocked, blocked
+    assert session.state.units["p1#1"].wounds == 2

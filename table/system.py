@@ -351,6 +351,12 @@ class GameSystem(ABC):
         """What a setup can field, for a setup page: each piece's ``name`` and what a
         player choosing needs (``cost``, ``kind``), cheapest first."""
 
+    def use_user_catalog(self, documents: Sequence[tuple[str, object]]) -> None:
+        """The user's own files for this game (its folder of the user's catalog: cards,
+        dice), parsed, by file name: every game made from now on uses them. An empty
+        list goes back to the built-in data. ``ValueError`` naming the file otherwise."""
+        return None  # a hook: a game without user data ignores it
+
     def run_scenario(self, data: dict[str, Any], catalog: Any | None = None) -> dict[str, Any]:
         """Play a rules scenario of this game (``docs/contracts/rules-scenario.md``);
         ``ScenarioError`` for a file that is not a valid scenario."""

@@ -98,6 +98,8 @@ def cmd_catalog_import(args: argparse.Namespace) -> int:
         text = Path(args.csv).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {args.csv}: {exc}") from None
+    if args.game == "warseer":
+        return _import_warseer_creatures(args, text)
     report = import_csv(text)
     out = Path(args.out) if args.out else user_catalog_dir() / f"{Path(args.csv).stem}.json"
     if report.minis:
@@ -113,6 +115,26 @@ def cmd_catalog_import(args: argparse.Namespace) -> int:
     if report.minis:
         print(f"wrote {out}")
     return 0 if report.minis or not report.rows else 1
+
+
+def _import_warseer_creatures(args: argparse.Namespace, text: str) -> int:
+    """Warseer creatures from a spreadsheet (``docs/rules/warseer-catalog.md``): every row
+    checked, the file written only when all are good."""
+    from table.warseer.catalog import CATALOG_FORMAT, CatalogError, creatures_from_csv
+
+    from .paths import game_catalog_dir
+
+    try:
+        creatures = creatures_from_csv(text)
+    except CatalogError as exc:
+        raise UsageError(f"{args.csv}: {exc}") from None
+    out = Path(args.out) if args.out else \
+        game_catalog_dir("warseer") / f"{Path(args.csv).stem}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"format": CATALOG_FORMAT, "creatures": creatures}, indent=1)
+                   + "\n", encoding="utf-8")
+    print(f"read {len(creatures)} creatures; wrote {out}")
+    return 0
 
 
 def cmd_warband_check(args: argparse.Namespace) -> int:
@@ -263,8 +285,10 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--json", action="store_true")
     lst.add_argument("--catalog", action="append")
     lst.set_defaults(func=cmd_catalog_list)
-    imp = catalog.add_parser("import", help="import a Dreamcatcher spreadsheet (CSV)")
+    imp = catalog.add_parser("import", help="import a Dreamcatcher spreadsheet (CSV), or "
+                             "Warseer creatures with --game warseer")
     imp.add_argument("csv")
+    imp.add_argument("--game", choices=["dreamblade", "warseer"], default="dreamblade")
     imp.add_argument("--out", help="where to write the catalog JSON "
                                    "(default: the user catalog folder)")
     imp.set_defaults(func=cmd_catalog_import)
@@ -315,10 +339,26 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def use_user_catalogs() -> None:
+    """Hand each installed game its own files from the user's catalog folder (for the
+    default game: its catalog files stay where they are and are read per command)."""
+    from table import registry
+
+    from .paths import game_catalog_files
+
+    for name, system in registry.systems().items():
+        docs = [(f.name, _read_json(str(f))) for f in game_catalog_files(name)]
+        try:
+            system.use_user_catalog(docs)
+        except ValueError as exc:
+            raise UsageError(f"your {system.title} catalog: {exc}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        use_user_catalogs()
         return int(args.func(args))
     except UsageError as exc:
         # One short line whatever the input held (messages may quote it).

@@ -23,3 +23,14 @@ def user_catalog_files() -> Iterator[Path]:
     folder = user_catalog_dir()
     if folder.is_dir():
         yield from sorted(folder.glob("*.json"))
+
+
+def game_catalog_dir(game: str) -> Path:
+    """A game's own user files (cards, dice) beside the default game's catalog files."""
+    return user_catalog_dir() / game
+
+
+def game_catalog_files(game: str) -> Iterator[Path]:
+    folder = game_catalog_dir(game)
+    if folder.is_dir():
+        yield from sorted(folder.glob("*.json"))

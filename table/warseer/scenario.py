@@ -50,11 +50,12 @@ def _per_player(setup: dict[str, Any], key: str) -> dict[str, Any]:
     return v
 
 
-def load(data: dict[str, Any]) -> tuple[Game | None, State | None, list[Any],
-                                        dict[str, str] | None]:
-    """(game, state, actions, setup_error)."""
+def load(data: dict[str, Any], base: Catalog | None = None
+         ) -> tuple[Game | None, State | None, list[Any], dict[str, str] | None]:
+    """(game, state, actions, setup_error); ``base``: the catalog before the scenario's
+    own entries (the user's, else the built-in one)."""
     d = _obj(data, "scenario", _TOP)
-    catalog = Catalog.builtin()
+    catalog = base or Catalog.builtin()
     try:
         if "dice" in d:
             catalog = Catalog(catalog.creatures, catalog.cards, catalog.feats,
@@ -160,8 +161,8 @@ def _relic(game: Game, name: str, p: str) -> Relic:
     return Relic(card.code, card.armour, card.uses)
 
 
-def run(data: dict[str, Any]) -> dict[str, Any]:
-    game, state, actions, setup_error = load(data)
+def run(data: dict[str, Any], base: Catalog | None = None) -> dict[str, Any]:
+    game, state, actions, setup_error = load(data, base)
     if setup_error is not None or game is None or state is None:
         return {"setup_error": setup_error}
     results: list[dict[str, Any]] = []

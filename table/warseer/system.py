@@ -4,13 +4,14 @@ system the table can referee, registered as ``warseer`` through the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from table.stickers import STICKERS_PER_PLAYER, Stickers
 from table.system import GameSystem, SetupRefused
 
 from .battlefield import Battlefield
-from .catalog import Catalog, CatalogError
+from .catalog import CATALOG_FORMAT, Catalog, CatalogError, read_dice
 from .game import Game
 from .layout import battlefield_layout
 from .referee import WarseerReferee
@@ -27,9 +28,32 @@ class Warseer(GameSystem):
     piece_word: ClassVar[str] = "creature"
     force_word: ClassVar[str] = "warband"
 
+    def __init__(self) -> None:
+        self.user: Catalog | None = None  # the built-in data with the user's files
+
+    def the_catalog(self) -> Catalog:
+        return self.user or Catalog.builtin()
+
+    def use_user_catalog(self, documents: Sequence[tuple[str, object]]) -> None:
+        """``warseer-catalog/1`` files add or replace creatures, cards and feats; a dice
+        file (``{"dice": [...]}``, as ``data/dice.json``) replaces the face tables."""
+        cat = Catalog.builtin()
+        for name, doc in documents:
+            try:
+                if isinstance(doc, dict) and "format" not in doc and "dice" in doc:
+                    cat = Catalog(cat.creatures, cat.cards, cat.feats, cat.feat_copies,
+                                  read_dice(doc))
+                elif isinstance(doc, dict) and doc.get("format") == CATALOG_FORMAT:
+                    cat = cat.merged(doc)
+                else:
+                    raise CatalogError(f"neither a {CATALOG_FORMAT} file nor a dice file")
+            except CatalogError as e:
+                raise CatalogError(f"{name}: {e}") from None
+        self.user = cat if documents else None
+
     def game(self, setup: Any, catalog: Catalog | None = None) -> Game:
         decks = getattr(setup, "decks", None)
-        return Game.make(catalog if isinstance(catalog, Catalog) else Catalog.builtin(),
+        return Game.make(catalog if isinstance(catalog, Catalog) else self.the_catalog(),
                          Battlefield.standard(), setup.warbands, decks or None)
 
     def referee(self, setup: Any, catalog: Any | None = None) -> WarseerReferee:
@@ -47,7 +71,7 @@ class Warseer(GameSystem):
         return battlefield_layout()
 
     def catalog(self) -> list[dict[str, Any]]:
-        cat = Catalog.builtin()
+        cat = self.the_catalog()
         return [{"name": c.name, "cost": c.rank, "kind": c.kind}
                 for c in sorted(cat.creatures.values(), key=lambda c: (c.kind != "hero",
                                                                        c.rank, c.name))
@@ -61,7 +85,7 @@ class Warseer(GameSystem):
     def run_scenario(self, data: dict[str, Any], catalog: Any | None = None) -> dict[str, Any]:
         from .scenario import run
 
-        return run(data)
+        return run(data, self.the_catalog())
 
     def force_from_file(self, data: object) -> list[str]:
         """A ``warseer-warband/1`` file: ``{"format", "hero", "characters": [...]}``."""
@@ -76,7 +100,7 @@ class Warseer(GameSystem):
         from .game import check_warband
 
         try:
-            check_warband(Catalog.builtin(), names, "warband")
+            check_warband(self.the_catalog(), names, "warband")
         except CatalogError as e:
             raise SetupRefused(str(e)) from None
         return names

@@ -101,8 +101,13 @@ def _setup_from_args(args: argparse.Namespace) -> Setup:
             return Setup.from_dict(_read_json(args.setup))
         except SetupFormatError as e:
             raise UsageError(f"{args.setup}: {e}") from None
+    game = getattr(args, "game", None) or registry.DEFAULT
+    try:
+        registry.get(game)
+    except registry.UnknownGame as e:
+        raise UsageError(str(e)) from None
     if args.warbands:
-        system = registry.get(registry.DEFAULT)
+        system = registry.get(game)
         wbs = []
         for f in args.warbands:
             try:
@@ -110,7 +115,7 @@ def _setup_from_args(args: argparse.Namespace) -> Setup:
             except SetupRefused as e:
                 raise UsageError(f"{f}: {e}") from None
         return Setup({"p1": wbs[0], "p2": wbs[1]}, system=system.name)
-    return _sample_setup(("Player 1", "Player 2"))
+    return _sample_setup(("Player 1", "Player 2"), game)
 
 
 def _ports() -> list[dict[str, Any]]:
@@ -185,7 +190,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     except (StorageError, SetupFormatError, SetupRefused) as e:
         raise UsageError(str(e)) from None
     try:
-        layout = VLayout.load(args.layout) if args.layout else game_layout()
+        # The printed map of the game on the table (a resumed game may be any game).
+        layout = VLayout.load(args.layout) if args.layout else \
+            game_layout(session.system.name)
     except LayoutError as e:
         raise UsageError(str(e)) from None
     camera = None
@@ -450,6 +457,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--new", action="store_true", help="start a new game even if one is open")
     run.add_argument("--setup", help="setup JSON (tablesight-setup/1) for a new game")
     run.add_argument("--warbands", nargs=2, metavar=("P1.json", "P2.json"))
+    run.add_argument("--game", help="the game of a new game (tablesight games; default the "
+                                    "first): its sample forces, or --warbands in its format")
     _serving_args(run)
     run.set_defaults(func=cmd_run)
 

@@ -128,3 +128,57 @@ def test_the_dashboard_api_starts_a_game_of_warseer(tmp_path) -> None:
     r = post(c, "/api/games", {"system": "warseer", "warbands": WARBANDS,
                                "decks": {"p1": "Fire Bolt", "p2": [1]}})
     assert r.status_code == 400 and "decks" in r.get_json()["error"]
+
+
+def test_the_real_table_watches_warseers_map_and_resumes_after_a_crash(tmp_path) -> None:
+    """``tablesight run --game warseer --camera FOLDER``: the camera (an image folder: a
+    photo of the printed battlefield with p1's hero on d2) is read against Warseer's
+    printed map, so the hero is deployed from what it sees; killed, the process resumes
+    the same game, on the same map."""
+    import time
+
+    import cv2
+
+    from table import registry
+    from vision.layout import Layout
+    from vision.synth import Conditions, SceneRenderer
+    from vision.synth.scene import Base, Scene
+
+    from ..test_main_job import Running
+
+    lay = Layout.from_dict(registry.get("warseer").layout())
+    d2 = next(r for r in lay.cells if r.name == "d2")
+    photo = SceneRenderer(lay).render(Scene(lay, [Base(*d2.center, "p1", 0, 30.0, 40.0,
+                                                       0.2, "p1#0")]),
+                                      Conditions(tilt_deg=10, noise=2), size=(1280, 960),
+                                      seed=1)
+    folder = tmp_path / "camera"  # a short recording: the same view, frame after frame
+    folder.mkdir()
+    for i in range(12):
+        cv2.imwrite(str(folder / f"frame{i:02}.png"), photo)
+    db = tmp_path / "games.db"
+    table = Running("--game", "warseer", "--camera", str(folder), "--db", str(db),
+                    "--web-port", "0")
+    try:
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            state = table.get("/api/state")
+            if state["state"]["units"]["p1#0"]["hex"] == "d2":
+                break
+            time.sleep(0.2)
+        assert state["game"]["name"] == "warseer"
+        assert state["state"]["units"]["p1#0"]["hex"] == "d2", state["prompt"]
+        assert state["prompt"]["text"].startswith("Player 2: put your hero Kaitlynn")
+    finally:
+        table.kill()
+    again = Running("--db", str(db), "--web-port", "0", "--camera", str(folder))
+    try:
+        assert "resumed game 1" in "".join(again.lines)
+        after = again.get("/api/state")
+        assert after["game"]["name"] == "warseer"
+        assert after["state"]["units"] == state["state"]["units"]
+        time.sleep(3.0)  # the camera sees the same board again: nothing changes
+        assert again.get("/api/state")["desync"] is None
+        assert again.get("/api/state")["state"]["units"] == state["state"]["units"]
+    finally:
+        again.stop()

@@ -430,21 +430,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for i, op in enumerate(ops):
         if not isinstance(op, dict) or op.get("kind") not in ("action", "correction"):
             raise UsageError(f"{args.file}: operation {i} is not an action or a correction")
+        fields = session.referee.correction_fields  # what the game's corrections carry
         cmd = ({"do": "action", "action": op.get("action")} if op["kind"] == "action"
-               else {"do": "correct", **{k: op[k] for k in ("mini", "to", "damage") if k in op}})
+               else {"do": "correct", **{k: op[k] for k in fields if k in op}})
         try:
             session.command(cmd, source="replay")
         except CommandError as e:
             raise UsageError(f"{args.file}: operation {i} ({op}) does not replay: {e}") from None
         if args.delay:
             time.sleep(args.delay)
-    final = session.state.to_dict()
+    final = session.referee.state_dict(session.state)
     if "final" in data and data["final"] != final:
         print("the replayed game ends differently from the record", file=sys.stderr)
         return 1
-    s = session.state
-    print(f"replayed {len(ops)} operations: {s.winner or 'no winner'}; "
-          f"turns won p1 {s.turns_won[0]}, p2 {s.turns_won[1]}")
+    # The game's own score, as its screens show it.
+    score = session.referee.view(session.state).get("score") or {}
+    players = score.get("players") or {}
+    label = next((v.get("label") for v in players.values()), None) or "score"
+    points = ", ".join(f"{session.words.humanize(p)} {v.get('value')}"
+                       for p, v in players.items())
+    winner = score.get("winner")
+    print(f"replayed {len(ops)} operations: "
+          f"{session.words.humanize(winner) + ' won' if winner else 'no winner'}"
+          f"{f'; {label}: {points}' if points else ''}")
     return 0
 
 

@@ -5,6 +5,8 @@ last feat and the winner."""
 
 from __future__ import annotations
 
+import re
+
 from table.session import GameLog
 
 
@@ -31,3 +33,10 @@ def test_the_warseer_demo_plays_to_the_last_feat_and_the_winner(tmp_path, capsys
     assert sources["roll"] == {"box"}
     assert sources["attack"] == {"dashboard"} and sources["end"] == {"dashboard"}
     assert {"last_feat", "game_over", "damaged", "hall_of_fame"} <= events
+    # The record exported and played back: the same game, the same result.
+    assert main(["export", "--db", str(db)]) == 0
+    record = tmp_path / "game.json"
+    record.write_text(capsys.readouterr().out)
+    assert main(["replay", str(record)]) == 0
+    assert re.search(r"replayed \d+ operations: (Ann|Bob) won; victory points: Ann \d+, "
+                     r"Bob \d+", capsys.readouterr().out)

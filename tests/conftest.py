@@ -22,3 +22,18 @@ def track_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     registry.systems.cache_clear()
     yield
     registry.systems.cache_clear()
+
+
+@pytest.fixture
+def cards_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """High Card (``tests/toygame/cards.py``), installed like ``track_installed``."""
+    dist = tmp_path / "site" / "tablesight_highcard-0.1.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tablesight-highcard\n"
+                                   "Version: 0.1\n")
+    (dist / "entry_points.txt").write_text("[tablesight.games]\n"
+                                           "highcard = tests.toygame.cards:SYSTEM\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    registry.systems.cache_clear()
+    yield
+    registry.systems.cache_clear()

@@ -146,6 +146,17 @@ class RulesEvent(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
 
+@dataclass(frozen=True)
+class Event:
+    """A ``RulesEvent`` as a plain value, for games that need nothing more."""
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.data}
+
+
 class Wording(Protocol):
     """Everything shown to a person, in players' and pieces' names."""
 

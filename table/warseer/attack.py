@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from .actions import Advance, Counterblow, Declare, Modify, Pass, Push, Roll
+from .actions import Action, Advance, Counterblow, Declare, Modify, Pass, Push, Roll
 from .catalog import SYMBOLS, Card, Effect
 from .damage import Event, deal, health_left
 from .game import Game, RulesError
@@ -178,6 +178,17 @@ def symbols(game: Game, at: Attack) -> Counter[str]:
     return Counter({k: max(0, out[k]) for k in SYMBOLS})
 
 
+def _awaiting(s: State, a: Action, steps: tuple[str, ...], nothing: str) -> Attack:
+    """The attack, when it waits for one of ``steps`` from ``a``'s player; otherwise a
+    ``RulesError`` saying ``nothing`` is awaited, or whose decision it is."""
+    at = s.attack
+    if at is None or at.step not in steps:
+        raise RulesError("not_now", f"{a}: {nothing}")
+    if a.player != at.to_act:
+        raise RulesError("not_yours", f"{a}: {at.to_act} decides now")
+    return at
+
+
 # -- the modification round ------------------------------------------------------------------
 def _source_effect(game: Game, s: State, player: str, source: str) -> tuple[Effect, Card | None]:
     """The effect ``player`` may use from ``source`` now; ``RulesError`` saying why not."""
@@ -244,11 +255,7 @@ def modifications(game: Game, s: State) -> list[Modify]:
 
 
 def modify(game: Game, s: State, a: Modify, events: list[Event]) -> None:
-    at = s.attack
-    if at is None or at.step != MODIFY:
-        raise RulesError("not_now", f"{a}: no modification round is under way")
-    if a.player != at.to_act:
-        raise RulesError("not_yours", f"{a}: {at.to_act} modifies or passes now")
+    at = _awaiting(s, a, (MODIFY,), "no modification round is under way")
     eff, card = _source_effect(game, s, a.player, a.source)
     if eff.verb == "reroll":
         if a.die is None or not 1 <= a.die <= len(at.faces):
@@ -280,11 +287,7 @@ def modify(game: Game, s: State, a: Modify, events: list[Event]) -> None:
 
 
 def pass_(game: Game, s: State, a: Pass, events: list[Event]) -> None:
-    at = s.attack
-    if at is None or at.step not in (MODIFY, COUNTER):
-        raise RulesError("not_now", f"{a}: there is nothing to pass on now")
-    if a.player != at.to_act:
-        raise RulesError("not_yours", f"{a}: {at.to_act} decides now")
+    at = _awaiting(s, a, (MODIFY, COUNTER), "there is nothing to pass on now")
     if at.step == COUNTER:
         events.append(Event("no_counterblow", {"player": a.player}))
         s.attack = None
@@ -344,10 +347,8 @@ def push_options(game: Game, s: State) -> list[Hex]:
 
 
 def push(game: Game, s: State, a: Push, events: list[Event]) -> None:
-    at = s.attack
-    if at is None or at.step != PUSH:
-        raise RulesError("not_now", f"{a}: no push is waiting")
-    if a.player != at.to_act or a.unit != at.defender:
+    at = _awaiting(s, a, (PUSH,), "no push is waiting")
+    if a.unit != at.defender:
         raise RulesError("not_yours", f"{a}: {at.to_act} pushes {at.defender}")
     if a.hex not in push_options(game, s):
         raise RulesError("push_hex", f"{a}: {a.hex} is not a free hex beside {a.unit} ("
@@ -402,11 +403,7 @@ def _counter_or_end(game: Game, s: State) -> None:
 
 
 def advance(game: Game, s: State, a: Advance, events: list[Event]) -> None:
-    at = s.attack
-    if at is None or at.step != ADVANCE:
-        raise RulesError("not_now", f"{a}: no advance is offered")
-    if a.player != at.to_act:
-        raise RulesError("not_yours", f"{a}: {at.to_act} decides")
+    at = _awaiting(s, a, (ADVANCE,), "no advance is offered")
     if a.take:
         s.units[at.attacker].hex = at.origin
         events.append(Event("advanced", {"unit": at.attacker, "to": str(at.origin)}))
@@ -414,10 +411,6 @@ def advance(game: Game, s: State, a: Advance, events: list[Event]) -> None:
 
 
 def counterblow(game: Game, s: State, a: Counterblow, events: list[Event]) -> None:
-    at = s.attack
-    if at is None or at.step != COUNTER:
-        raise RulesError("not_now", f"{a}: no counterblow is possible now")
-    if a.player != at.to_act:
-        raise RulesError("not_yours", f"{a}: {at.to_act} decides")
+    at = _awaiting(s, a, (COUNTER,), "no counterblow is possible now")
     s.attack = start(game, s, at.defender, at.attacker, counter=True)
     events.append(Event("counterblow", {"attacker": at.defender, "defender": at.attacker}))

@@ -11,21 +11,12 @@ the last one makes this turn the game's last.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from table.system import Event
 
 from .game import Game
 from .state import FIELD, GONE, HISTORY, State, Unit
 
-
-@dataclass(frozen=True)
-class Event:
-    kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, **self.data}
+__all__ = ["Event", "deal", "eliminate", "health_left", "victory_points"]
 
 
 def health_left(game: Game, s: State, u: Unit, magic: bool) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -30,6 +30,7 @@ from table.system import (
     ActionRefused,
     CommandRefused,
     DiceNeed,
+    Event,
     Explanation,
     GameSystem,
     Intent,
@@ -100,15 +101,6 @@ def parse(text: object) -> Action:
 
 
 # -- state: a value --------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Event:
-    kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, **self.data}
-
-
 @dataclass(frozen=True)
 class State:
     pawns: tuple[str, ...]  # refs, p1's first

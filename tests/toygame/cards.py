@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from table.device import DeviceEvent
@@ -29,6 +29,7 @@ from table.system import (
     ActionRefused,
     CommandRefused,
     DiceNeed,
+    Event,
     GameSystem,
     NotationError,
     Out,
@@ -64,15 +65,6 @@ def parse(text: object) -> Draw:
                                                                              for c in CARDS}:
         return Draw(t[0], t[2])
     raise NotationError(f"not a High Card action: {quote(text)}")
-
-
-@dataclass(frozen=True)
-class Event:
-    kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, **self.data}
 
 
 @dataclass(frozen=True)

@@ -185,12 +185,18 @@ class WarseerReferee(Referee):
 
     # -- what the table is told ----------------------------------------------------------------
     def prompt(self, state: State) -> Prompt:
+        self._name_minions(state)
         return prompt_for(self, state)
 
-    def played(self, before: State, after: State, action: Any) -> None:
-        for ref, u in after.units.items():
-            if ref not in before.units:
+    def _name_minions(self, state: State) -> None:
+        """Minions summoned in play get their screen names ("Wisp 2"), also those a
+        resumed or replayed game summoned before (replays do not call ``played``)."""
+        for ref, u in state.units.items():
+            if ref not in self.words.label:
                 self.words.minion(ref, u.name)
+
+    def played(self, before: State, after: State, action: Any) -> None:
+        self._name_minions(after)
         self.camera.played(before, after)
 
     def corrected(self, before: State, after: State, body: dict[str, Any]) -> None:
@@ -206,6 +212,7 @@ class WarseerReferee(Referee):
         return out
 
     def view(self, state: State) -> dict[str, Any]:
+        self._name_minions(state)
         return view(self, state)
 
     def points(self, state: State, player: str) -> int:

@@ -100,6 +100,18 @@ def test_a_game_of_warseer_at_the_table(tmp_path) -> None:
     assert again.state.attack.faces == ["S", "0", "SS"]
 
 
+def test_a_minion_keeps_its_name_after_a_restart(tmp_path) -> None:
+    log = GameLog(tmp_path / "games.db")
+    s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS}), log)
+    for a in ("p1 deploy p1#0 d2", "p2 deploy p2#0 d7", "p1 play call-the-wisp d3"):
+        s.command({"do": "action", "action": a})
+    wisp = next(p for p in s.snapshot()["board"]["pieces"] if p["ref"] == "p1#4")
+    assert wisp["label"] == "Wisp 1"
+    again = Session.resume(GameLog(tmp_path / "games.db"))
+    wisp = next(p for p in again.snapshot()["board"]["pieces"] if p["ref"] == "p1#4")
+    assert wisp["label"] == "Wisp 1" and wisp["region"] == "d3"
+
+
 def test_the_dashboard_api_starts_a_game_of_warseer(tmp_path) -> None:
     from web import TableServices, create_app
 

@@ -41,6 +41,7 @@ class _Track:
     tag: str = "unreadable"
     diameter: float = 0.0  # mm, as the camera measures the outline
     last: int = 0  # the region's frame count when this base was last seen
+    layers: deque = field(default_factory=lambda: deque(maxlen=8))  # disks under it, per frame
 
 
 @dataclass
@@ -79,8 +80,8 @@ class Stabilizer:
 
     @staticmethod
     def _key(committed: tuple) -> tuple:
-        return tuple(sorted((b.owner or "?", b.sticker if b.sticker is not None else -1, b.tag)
-                            for b in committed))
+        return tuple(sorted((b.owner or "?", b.sticker if b.sticker is not None else -1, b.tag,
+                             b.layer) for b in committed))
 
     def push(self, det: Detection, t: float, frame: int) -> Observation | None:
         """Feed one frame; returns a new stable Observation when the board changed."""
@@ -154,6 +155,7 @@ class Stabilizer:
                 tr.diameter = (tr.diameter + b.diameter_mm) / 2
             tr.last = st.frames
             tr.recent.append((b.owner, b.tag, b.sticker))
+            tr.layers.append(b.layer)
             tr.confidence = max(tr.confidence, b.confidence)
 
     def _committed(self, st: _Region) -> tuple:
@@ -180,6 +182,9 @@ class Stabilizer:
                 tags = Counter(tg for _, tg, _ in tr.recent)
                 tr.tag = "none" if tags.most_common(1)[0][0] == "none" else "unreadable"
             owner, sticker, tag = tr.owner, tr.sticker, tr.tag
+            # What lies under it, as most frames saw it (a disk slid onto another
+            # changes it; one frame's misreading does not).
+            layer = Counter(tr.layers).most_common(1)[0][0] if tr.layers else 0
             out.append(ObservedBase(owner, sticker, tag, tr.confidence, tr.x, tr.y,
-                                    tr.diameter))
+                                    tr.diameter, layer))
         return tuple(out)

@@ -27,6 +27,7 @@ from .framing import Framing, framing
 from .identify import Identifier, Identity
 from .locate import MapFix, MapLocator
 from .occlusion import OcclusionFinder
+from .piles import layers
 from .workarea import Box
 
 BLOCK = 16  # frame pixels: frames are compared in blocks of this size (their grey means)
@@ -44,13 +45,17 @@ class SeenBase:
     tag: str  # read / none / unreadable
     confidence: float
     occluded: bool = False
+    layer: int = 0  # disks lying under this one (piles.py); 0: on the table
 
     def to_dict(self) -> dict[str, Any]:
-        return {"sticker": self.sticker, "owner": self.owner,
-                "confidence": round(self.confidence, 3), "tag": self.tag,
-                "owner_confidence": round(self.owner_confidence, 3),
-                "center_mm": [round(self.x_mm, 1), round(self.y_mm, 1)],
-                "diameter_mm": round(self.diameter_mm, 1)}
+        out = {"sticker": self.sticker, "owner": self.owner,
+               "confidence": round(self.confidence, 3), "tag": self.tag,
+               "owner_confidence": round(self.owner_confidence, 3),
+               "center_mm": [round(self.x_mm, 1), round(self.y_mm, 1)],
+               "diameter_mm": round(self.diameter_mm, 1)}
+        if self.layer:
+            out["layer"] = self.layer
+        return out
 
 
 def _seen(region: str, x_mm: float, y_mm: float, diameter_mm: float, ident: Identity,
@@ -253,9 +258,12 @@ class Detector:
             frame, h, [(x, y, r * self.cfg.sticker_fraction, p) for _, _, x, y, r, p in new]),
             strict=True))
         idents = {**known, **read}
-        for c, region, x_mm, y_mm, r_mm, _ in kept:
-            det.bases.append(_seen(region.name, x_mm, y_mm, 2 * r_mm, idents[(c.x, c.y)],
-                                   region.name in occluded))
+        # Disks lying on others: which is on top, read on the grey work area.
+        under = layers(fg.gray, [k[0] for k in kept], fg.scale)
+        for (c, region, x_mm, y_mm, r_mm, _), layer in zip(kept, under, strict=True):
+            det.bases.append(replace(_seen(region.name, x_mm, y_mm, 2 * r_mm,
+                                           idents[(c.x, c.y)], region.name in occluded),
+                                     layer=layer))
         t5 = time.perf_counter()
         t["identify"] = (t5 - t4) * 1000
         t["total"] = (t5 - t0) * 1000

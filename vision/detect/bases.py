@@ -24,6 +24,9 @@ class BaseCandidate:
     y: float
     radius: float  # working px
     peak: float  # distance-transform value at the centre
+    # Its outline is a circle: most opposite rays agree on the centre (a pile of disks
+    # read as one is elongated, and its rays disagree).
+    round: bool = True
 
 
 class BaseFinder:
@@ -85,12 +88,7 @@ class BaseFinder:
                 for (cx, cy), i in zip(centres, chosen, strict=True)]
         if kept:
             self._fit_discs(mask, kept)
-        # Disks lying on one another: a blob the discs do not explain is taken apart by
-        # the circles of its border (the outline reads up to 4 mm wider than the disk).
-        from .piles import split
-
-        s = self.cfg.px_per_mm
-        return split(mask, kept, self.r_min * 0.85, self.r_max + 4.0 * s, s)
+        return kept
 
     def _fit_discs(self, mask: np.ndarray, cands: list[BaseCandidate]) -> None:
         """Each candidate's radius (the median extent of the foreground along 16 rays,
@@ -119,6 +117,9 @@ class BaseFinder:
         radii = np.clip(r, self.r_min * 0.9, self.r_max * 1.05)
         for k, c in enumerate(cands):
             c.radius = float(radii[k])
+            # (the outline reads up to 4 mm wider than the base: its rim and shadow)
+            c.round = bool(n_ok[k] >= 6) and self.r_min * 0.9 < r[k] \
+                < self.r_max + 4.0 * self.cfg.px_per_mm
             if n_ok[k] >= 5:
                 c.x += float((d[k] * np.cos(ang[:8])).sum() * 2 / n_ok[k])
                 c.y += float((d[k] * np.sin(ang[:8])).sum() * 2 / n_ok[k])

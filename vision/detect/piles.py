@@ -31,6 +31,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from ..shrink import halve
 from .bases import BaseCandidate
 
 TOP_RATIO = 1.8
@@ -92,42 +93,92 @@ def _circles(border: np.ndarray, r_min: float, r_max: float,
 
 
 def split(mask: np.ndarray, cands: list[BaseCandidate], r_min: float, r_max: float,
-          px_per_mm: float) -> list[BaseCandidate]:
-    """The candidates, with each pile of disks taken apart into its disks."""
+          px_per_mm: float, hand: np.ndarray | None = None) -> list[BaseCandidate]:
+    """The candidates, with each pile of disks taken apart into its disks. ``hand``
+    (half resolution, as the occlusion stage gives it): blobs touching it are left as
+    they are (a hand's fingers are no pile; the candidates under it are dropped later)."""
     if not cands:
         return cands
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # Nothing to take apart when every disc is round and none overlaps another: the
+    # common case (every frame of a grid game), decided without looking at the mask.
+    # Discs under a hand do not count (its fingers are dropped later).
+    if hand is not None:
+        hh, hw = hand.shape
+        free = [c for c in cands
+                if not hand[min(hh - 1, int(c.y) // 2), min(hw - 1, int(c.x) // 2)]]
+    else:
+        free = cands
+    if all(c.round for c in free) and not any(
+            _overlap(a, b, OVERLAP_PX_MM * px_per_mm)
+            for i, a in enumerate(free) for b in free[i + 1:]):
+        return cands
+    # Blobs are labelled at half resolution (a quarter of the pixels: this runs on every
+    # frame); only a blob that needs taking apart is read at full resolution.
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(halve(mask), connectivity=8)
     by_blob: dict[int, list[BaseCandidate]] = {}
-    h, w = mask.shape
+    h, w = labels.shape
     for c in cands:
-        lab = int(labels[min(h - 1, max(0, int(c.y))), min(w - 1, max(0, int(c.x)))])
+        lab = int(labels[min(h - 1, max(0, int(c.y) // 2)), min(w - 1, max(0, int(c.x) // 2))])
         by_blob.setdefault(lab, []).append(c)
     rng = np.random.default_rng(7)  # the same frame gives the same answer
     out: list[BaseCandidate] = []
     for lab, members in by_blob.items():
-        if lab == 0:
-            out += members
-            continue
-        x, y, bw, bh, _ = stats[lab]
-        blob = (labels[y:y + bh, x:x + bw] == lab).astype(np.uint8)
         overlapping = any(_overlap(a, b, OVERLAP_PX_MM * px_per_mm)
                           for i, a in enumerate(members) for b in members[i + 1:])
-        if not overlapping and _explains(blob, (x, y), members):
-            out += members  # separate discs, side by side or alone: nothing to take apart
+        x, y, bw, bh = (int(v) * 2 for v in stats[lab, :4])
+        if lab == 0 or (not overlapping and _fits_box(stats[lab], (x, y, bw, bh), members)):
+            out += members  # separate discs, alone or side by side: nothing to take apart
             continue
-        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        border = max(contours, key=len).reshape(-1, 2) + np.array([x, y])
-        if len(border) > MAX_BORDER:
+        hx, hy, hw, hh = (int(v) for v in stats[lab, :4])
+        if hand is not None and hand[hy:hy + hh, hx:hx + hw].any():
+            out += members  # under a hand: the occlusion stage's
+            continue
+        x0, y0 = max(0, x - 2), max(0, y - 2)
+        crop = mask[y0:y + bh + 2, x0:x + bw + 2]
+        blob, border = _blob_at(crop, [(c.x - x0, c.y - y0) for c in members])
+        if blob is None or len(border) > MAX_BORDER:
             out += members
             continue
-        circles = _circles(border, r_min, r_max, rng)
+        if not overlapping and _explains(blob, (x0, y0), members):
+            out += members
+            continue
+        circles = _circles(border + np.array([x0, y0]), r_min, r_max, rng)
         fitted = _own_part([BaseCandidate(cx, cy, r, r) for cx, cy, r in circles], blob,
-                           (x, y))
-        if fitted and _explains(blob, (x, y), fitted):
+                           (x0, y0))
+        if fitted and _explains(blob, (x0, y0), fitted):
             out += fitted
         else:
             out += members  # not a pile of disks: what the distance transform found
     return out
+
+
+def _fits_box(stat: np.ndarray, box: tuple[int, int, int, int],
+              members: Sequence[BaseCandidate]) -> bool:
+    """The discs account for the blob at a glance: their area adds up to its area and
+    their extent is its bounding box (a pile read as one big disc has the area but not
+    the shape)."""
+    area = 4.0 * float(stat[cv2.CC_STAT_AREA])
+    if abs(area - sum(math.pi * c.radius ** 2 for c in members)) > 0.15 * area:
+        return False
+    x, y, bw, bh = box
+    ext = (min(c.x - c.radius for c in members), min(c.y - c.radius for c in members),
+           max(c.x + c.radius for c in members), max(c.y + c.radius for c in members))
+    slack = max(4.0, 0.08 * max(bw, bh))
+    return all(abs(a - b) <= slack for a, b in zip(ext, (x, y, x + bw, y + bh), strict=True))
+
+
+def _blob_at(crop: np.ndarray, centres: Sequence[tuple[float, float]]
+             ) -> tuple[np.ndarray | None, np.ndarray]:
+    """The blob of ``crop`` holding the first centre (filled, 0/1) and its border."""
+    contours, _ = cv2.findContours((crop > 0).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    cx, cy = centres[0]
+    for cnt in contours:
+        if cv2.pointPolygonTest(cnt, (float(cx), float(cy)), False) >= 0:
+            blob = np.zeros(crop.shape, np.uint8)
+            cv2.drawContours(blob, [cnt], -1, 1, -1)
+            return blob, cnt.reshape(-1, 2)
+    return None, np.zeros((0, 2), int)
 
 
 def _own_part(disks: list[BaseCandidate], blob: np.ndarray,

@@ -27,7 +27,7 @@ from .framing import Framing, framing
 from .identify import Identifier, Identity
 from .locate import MapFix, MapLocator
 from .occlusion import OcclusionFinder
-from .piles import layers
+from .piles import layers, split
 from .workarea import Box
 
 BLOCK = 16  # frame pixels: frames are compared in blocks of this size (their grey means)
@@ -241,6 +241,11 @@ class Detector:
         t3 = time.perf_counter()
         t["bases"] = (t3 - t2) * 1000
         occluded, hand = self.occlusion.find(cands, fg.loose)
+        # Disks lying on one another, taken apart (not under a hand: fingers are no pile);
+        # the outline reads up to 4 mm wider than the disk (its rim and shadow).
+        s = self.cfg.px_per_mm
+        cands = split(fg.mask, cands, self.finder.r_min * 0.85, self.finder.r_max + 4.0 * s,
+                      s, hand)
         t4 = time.perf_counter()
         t["occlusion"] = (t4 - t3) * 1000
         kept = []

@@ -332,7 +332,9 @@ function loneChip(piece, outline, box, chip, k) {
   const fits = text / (Math.max(piece.label.length, 1) * 0.6 * k);
   const font = Math.max(chip.font, Math.min(chip.font * h / (chip.h * k), fits));
   const room = Math.max(chip.room, Math.floor(text / (font * k * 0.6)));
-  return { x: band[0] + 3 * k, y, w, h, chip: { ...chip, font, room } };
+  // A name too long for one line goes on two when the chip is tall enough for them.
+  const lines = piece.label.length > room && h >= 2.1 * font * k ? 2 : 1;
+  return { x: band[0] + 3 * k, y, w, h, chip: { ...chip, font, room, lines } };
 }
 
 function pieceTitle(p) {
@@ -350,8 +352,10 @@ function chipOf(piece, x, y, w, h, chip, k, can) {
     `fill="${col[piece.player] || "#888888"}" stroke="${piece.outline ? "#fff" : "none"}" ` +
     `stroke-dasharray="${piece.outline === "dashed" ? `${4 * k} ${3 * k}` : "none"}" ` +
     `stroke-width="${2 * k}"/>` +
-    chipText(fitName(piece.label, chip.room - 3 * badge), x + 4 * k, y + h * 0.74,
-      chip.font * k, w - 8 * k - (badge ? h : 0));
+    (chip.lines === 2 ? twoLines(piece.label, chip.room - 3 * badge, x + 4 * k, y, h,
+      chip.font * k, w - 8 * k - (badge ? h : 0))
+      : chipText(fitName(piece.label, chip.room - 3 * badge), x + 4 * k, y + h * 0.74,
+        chip.font * k, w - 8 * k - (badge ? h : 0)));
   if (badge) {  // a count at a glance (damage): a red badge
     const r = h / 2;
     out += `<circle cx="${x + w - r}" cy="${y + r}" r="${r}" fill="#b00020"/>` +
@@ -379,6 +383,19 @@ function discOf(piece, k, can) {
       `font-weight="800" text-anchor="middle" fill="#fff">${Number(piece.badge)}</text>`;
   }
   return out + "</g>";
+}
+
+// A name on two lines, broken between words (the second line cut if it must be).
+function twoLines(name, room, x, y, h, font, width) {
+  const words = name.split(" ");
+  let first = "";
+  while (words.length && (first + " " + words[0]).trim().length <= room) {
+    first = (first + " " + words.shift()).trim();
+  }
+  if (!first) first = words.shift() || "";
+  const second = fitName(words.join(" "), room);
+  return chipText(first, x, y + h * 0.45, font, width) +
+    (second ? chipText(second, x, y + h * 0.88, font, width) : "");
 }
 
 // A chip's label, squeezed to its room when the font's glyphs run wide.

@@ -48,6 +48,12 @@ def _overlap(a: BaseCandidate, b: BaseCandidate, margin: float) -> bool:
     return math.hypot(a.x - b.x, a.y - b.y) < a.radius + b.radius - margin
 
 
+def _any_overlap(discs: Sequence[BaseCandidate], px_per_mm: float) -> bool:
+    """Two of the discs clearly overlap (not merely touching side by side)."""
+    return any(_overlap(a, b, OVERLAP_PX_MM * px_per_mm)
+               for i, a in enumerate(discs) for b in discs[i + 1:])
+
+
 def _circles(border: np.ndarray, r_min: float, r_max: float,
              rng: np.random.Generator) -> list[tuple[float, float, float]]:
     """Circles of base size that the border's points lie on, most points first."""
@@ -103,14 +109,12 @@ def split(mask: np.ndarray, cands: list[BaseCandidate], r_min: float, r_max: flo
     # common case (every frame of a grid game), decided without looking at the mask.
     # Discs under a hand do not count (its fingers are dropped later).
     if hand is not None:
-        hh, hw = hand.shape
+        rows, cols = hand.shape
         free = [c for c in cands
-                if not hand[min(hh - 1, int(c.y) // 2), min(hw - 1, int(c.x) // 2)]]
+                if not hand[min(rows - 1, int(c.y) // 2), min(cols - 1, int(c.x) // 2)]]
     else:
         free = cands
-    if all(c.round for c in free) and not any(
-            _overlap(a, b, OVERLAP_PX_MM * px_per_mm)
-            for i, a in enumerate(free) for b in free[i + 1:]):
+    if all(c.round for c in free) and not _any_overlap(free, px_per_mm):
         return cands
     # Blobs are labelled at half resolution (a quarter of the pixels: this runs on every
     # frame); only a blob that needs taking apart is read at full resolution.
@@ -123,14 +127,13 @@ def split(mask: np.ndarray, cands: list[BaseCandidate], r_min: float, r_max: flo
     rng = np.random.default_rng(7)  # the same frame gives the same answer
     out: list[BaseCandidate] = []
     for lab, members in by_blob.items():
-        overlapping = any(_overlap(a, b, OVERLAP_PX_MM * px_per_mm)
-                          for i, a in enumerate(members) for b in members[i + 1:])
-        x, y, bw, bh = (int(v) * 2 for v in stats[lab, :4])
+        overlapping = _any_overlap(members, px_per_mm)
+        sx, sy, sw, sh = (int(v) for v in stats[lab, :4])  # half resolution
+        x, y, bw, bh = 2 * sx, 2 * sy, 2 * sw, 2 * sh
         if lab == 0 or (not overlapping and _fits_box(stats[lab], (x, y, bw, bh), members)):
             out += members  # separate discs, alone or side by side: nothing to take apart
             continue
-        hx, hy, hw, hh = (int(v) for v in stats[lab, :4])
-        if hand is not None and hand[hy:hy + hh, hx:hx + hw].any():
+        if hand is not None and hand[sy:sy + sh, sx:sx + sw].any():
             out += members  # under a hand: the occlusion stage's
             continue
         x0, y0 = max(0, x - 2), max(0, y - 2)

@@ -3,14 +3,18 @@ test game (High Card, ``tests/toygame/cards.py``) whose every draw is the box ro
 die with as many sides as cards are left, armed afresh before each draw by the live
 table. The box reboots mid-game (it forgets what it was armed with) and the host
 crashes: the deck's state is the log's, resumed exactly, and the game goes on to its
-end with no card drawn twice between shuffles."""
+end with no card drawn twice between shuffles. On both boxes: the Python simulator and
+the real firmware in simavr."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+
+import pytest
 
 from firmware_bridge.bridge import TableBox
+from firmware_bridge.emulator import Emulator
 from firmware_bridge.simulator import BoxSimulator
 from table import registry
 from table.session import GameLog, Session, Setup
@@ -29,7 +33,42 @@ def wait(done: Callable[[], bool], seconds: float, what: str) -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def draw_one(sim: BoxSimulator, live: LiveTable, session: Session) -> int:
+class Box:
+    """The physical box the players press: the simulator or the firmware in simavr."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        if kind == "simulator":
+            self.sim = BoxSimulator().start()
+            self.port = self.sim.port
+        else:
+            self.emu = Emulator()
+            self.emu.run()
+            self.port = self.emu.port
+
+    def press(self, player: str, button: str) -> None:
+        if self.kind == "simulator":
+            self.sim.press(player, button)
+        else:
+            self.emu.tap(player, button, 20, 20)
+
+    def reboot(self) -> None:
+        self.sim.reboot() if self.kind == "simulator" else self.emu.reset()
+
+    def stop(self) -> None:
+        self.sim.stop() if self.kind == "simulator" else self.emu.close()
+
+
+@pytest.fixture(params=["simulator", "firmware"])
+def box(request: pytest.FixtureRequest) -> Iterator[Box]:
+    b = Box(request.param)
+    try:
+        yield b
+    finally:
+        b.stop()
+
+
+def draw_one(box: Box, live: LiveTable, session: Session) -> int:
     """One draw as a player makes it; returns how many presses it took (a roll the table
     refused, a box that had just lost its arming, is rolled again, as a player would)."""
     s = session.state
@@ -38,7 +77,7 @@ def draw_one(sim: BoxSimulator, live: LiveTable, session: Session) -> int:
         # As a player waits for the box to light up: armed with a die of `left` sides.
         wait(lambda: live.ready_to_roll(player, left, 1), 10, f"the box armed with d{left}")
         seen = len(session.history)
-        sim.press(player, "roll")
+        box.press(player, "roll")
         wait(lambda seen=seen: session.state.draws == s.draws + 1 or any(
             h["kind"] == "warning" for h in session.history[seen:]), 10, f"{player}'s draw")
         if session.state.draws == s.draws + 1:
@@ -47,36 +86,32 @@ def draw_one(sim: BoxSimulator, live: LiveTable, session: Session) -> int:
 
 
 def test_a_deck_through_the_box_survives_a_box_reboot_and_a_host_crash(
-        cards_installed, tmp_path) -> None:
+        cards_installed, tmp_path, box: Box) -> None:
     log = GameLog(tmp_path / "games.db")
     session = Session.new(Setup.from_dict({"system": "highcard",
                                            "warbands": {"p1": ["Player"], "p2": ["Player"]}}),
                           log)
     layout = Layout.from_dict(registry.get("highcard").layout())
-    sim = BoxSimulator().start()
-    try:
-        live = LiveTable(session, layout, None,
-                         TableBox(sim.port, reconnect_interval=0.05)).start()
-        presses = [draw_one(sim, live, session) for _ in range(6)]
-        box = live.box
-        assert box is not None
-        reboots = box.stats["reboots"]
-        sim.reboot()  # RAM lost: the queue, what it was armed with
-        wait(lambda: box.stats["reboots"] > reboots, 10, "the host to see the reboot")
-        presses += [draw_one(sim, live, session) for _ in range(6)]
-        live.stop()  # the host dies here
-        before = session.state
-        assert before.draws == 12
-        again = Session.resume(GameLog(tmp_path / "games.db"))
-        assert again.state == before  # the deck's piles exactly as they were
-        live = LiveTable(again, layout, None,
-                         TableBox(sim.port, reconnect_interval=0.05,
-                                  resume=again.box_resume())).start()
-        while again.state.winner is None:
-            presses.append(draw_one(sim, live, again))
-        live.stop()
-    finally:
-        sim.stop()
+    live = LiveTable(session, layout, None,
+                     TableBox(box.port, reconnect_interval=0.05)).start()
+    presses = [draw_one(box, live, session) for _ in range(6)]
+    host = live.box
+    assert host is not None
+    reboots = host.stats["reboots"]
+    box.reboot()  # RAM lost: the queue, what it was armed with
+    wait(lambda: host.stats["reboots"] > reboots, 10, "the host to see the reboot")
+    presses += [draw_one(box, live, session) for _ in range(6)]
+    live.stop()  # the host dies here
+    before = session.state
+    assert before.draws == 12
+    again = Session.resume(GameLog(tmp_path / "games.db"))
+    assert again.state == before  # the deck's piles exactly as they were
+    live = LiveTable(again, layout, None,
+                     TableBox(box.port, reconnect_interval=0.05,
+                              resume=again.box_resume())).start()
+    while again.state.winner is None:
+        presses.append(draw_one(box, live, again))
+    live.stop()
     assert again.state.draws == 2 * ROUNDS
     assert sum(presses) <= len(presses) + 1, presses  # at most one roll again, in all
     # Every draw came from the box; no card twice between two shuffles.

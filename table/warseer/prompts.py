@@ -12,13 +12,30 @@ from table.system import Prompt
 
 from . import attack as atk
 from . import engine
-from .actions import EndTurn, Modify, Pass, Push
+from .actions import (
+    Declare,
+    Discard,
+    EndTurn,
+    Modify,
+    Move,
+    Pass,
+    Play,
+    PlayFeat,
+    Push,
+    SpendFeat,
+    Summon,
+    Use,
+)
 from .state import ADVANCE, COUNTER, DEPLOY, MODIFY, OVER, PUSH, State
 
 if TYPE_CHECKING:
     from .referee import WarseerReferee
 
 MAX_OPTIONS = 400  # a main phase with a full hand has ~200; a screen lists them by hex
+# The main phase's choices as a screen lists them: what decides the game first (attacks,
+# feats to score), then cards, then the many hex-by-hex ones (a tap on a hex filters
+# those). The engine's own order stays as it is.
+MAIN_ORDER = (Declare, PlayFeat, Play, Use, SpendFeat, Summon, Move, Discard)
 
 
 def _involves(a: Any) -> tuple[list[str], list[str]]:
@@ -74,9 +91,11 @@ def prompt_for(ref: WarseerReferee, state: State) -> Prompt:
     side = state.sides[p]
     feats = f"; {side.feat_hand} feat card(s)" if side.feat_hand else ""
     last = " This is the last turn." if state.last_turn else ""
+    shown = sorted(legal, key=lambda a: MAIN_ORDER.index(type(a))
+                   if type(a) in MAIN_ORDER else len(MAIN_ORDER))  # stable: by kind
     return Prompt("main", p, f"{w.player(p)}'s turn {state.turn}: move, attack, summon, play "
                   f"cards (hand: {side.hand}{feats}); end the turn when done.{last}",
-                  tuple(map(str, legal)), choices=_choices(ref, legal),
+                  tuple(map(str, legal)), choices=_choices(ref, shown),
                   proposal=str(EndTurn(p)), proposal_label="End the turn")
 
 

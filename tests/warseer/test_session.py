@@ -194,3 +194,15 @@ def test_the_real_table_watches_warseers_map_and_resumes_after_a_crash(tmp_path)
         assert again.get("/api/state")["state"]["units"] == state["state"]["units"]
     finally:
         again.stop()
+
+
+def test_the_main_phase_lists_attacks_and_feats_before_the_hex_by_hex_choices() -> None:
+    s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS}))
+    for a in ("p1 deploy p1#0 d2", "p2 deploy p2#0 d7"):
+        s.command({"do": "action", "action": a})
+    verbs = [c["action"].split()[1] for c in s.prompt().choices]
+    assert verbs.index("play") < verbs.index("summon") < verbs.index("move")
+    assert sorted(c["action"] for c in s.prompt().choices) == sorted(s.prompt().options)
+    for a in ("p1 end", "p2 move p2#0 d4", "p2 end", "p1 move p1#0 d3"):
+        s.command({"do": "action", "action": a})
+    assert s.prompt().choices[0]["action"] == "p1 attack p1#0 p2#0"  # beside Kaitlynn

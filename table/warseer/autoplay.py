@@ -40,9 +40,7 @@ if TYPE_CHECKING:
 
 
 def _physical(a: object) -> Intent:
-    if isinstance(a, Deploy | Summon | Move):
-        return Intent("board", a.player, a, moves=((a.unit, str(a.hex)),))
-    if isinstance(a, Push):
+    if isinstance(a, Deploy | Summon | Move | Push):  # a miniature put on its hex by hand
         return Intent("board", a.player, a, moves=((a.unit, str(a.hex)),))
     return Intent("type", getattr(a, "player", None), a)
 

@@ -233,8 +233,8 @@ class WarseerReferee(Referee):
 
     # -- corrections -------------------------------------------------------------------------------
     def correct(self, state: State, body: dict[str, Any]) -> State:
-        """``{"unit": "p1#2", "to": "d4"}`` (or ``"off"``: back to the War Camp if it was
-        never... taken off): a creature put where it stands on the table."""
+        """``{"unit": "p1#2", "to": "d4"}``: a creature put where it stands on the table;
+        ``"to": "off"`` takes one on the battlefield back to the War Camp."""
         ref, to = body.get("unit"), body.get("to")
         if not isinstance(ref, str) or ref not in state.units:
             raise CommandRefused(f"unit: one of the game's creatures, not {quote(ref)}")

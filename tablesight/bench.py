@@ -9,6 +9,7 @@ import platform
 import random
 import statistics
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the vision stack (OpenCV) is imported only when a bench needs it
@@ -153,8 +154,9 @@ class _VisionTally:
 
     def __init__(self) -> None:
         self.n: dict[str, int] = dict.fromkeys(
-            ("scored", "ident_ok", "read", "wrong", "owner_ok", "matched", "regions_ok",
-             "regions_n", "clear_regions", "false_occluded", "found", "frames"), 0)
+            ("scored", "ident_ok", "read", "wrong", "owner_ok", "owner_wrong", "matched",
+             "regions_ok", "regions_n", "clear_regions", "false_occluded", "found",
+             "frames"), 0)
 
     def add(self, layout: Layout, scene: Scene, d: Detection) -> None:
         n = self.n
@@ -171,6 +173,7 @@ class _VisionTally:
                 continue
             n["matched"] += 1
             n["owner_ok"] += s.owner == b.owner
+            n["owner_wrong"] += s.owner is not None and s.owner != b.owner
             if s.tag == "read":
                 n["read"] += 1
                 n["wrong"] += s.sticker != b.tag
@@ -200,6 +203,8 @@ class _VisionTally:
             "identity_read_rate": rate(n["read"], n["scored"]),
             "identity_precision": rate(n["read"] - n["wrong"], n["read"]),
             "owner_accuracy": rate(n["owner_ok"], n["matched"]),
+            "wrong_owners": n["owner_wrong"],  # a base given the other player: never
+            "wrong_ids": n["wrong"],
             "base_recall": rate(n["matched"], n["scored"]),
             "occupancy_accuracy": rate(n["regions_ok"], n["regions_n"]),
             "false_occlusion_rate": rate(n["false_occluded"], n["clear_regions"]),
@@ -262,11 +267,67 @@ def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
                for stage, v in stages.items()}
         for size, stages in stage_times.items()}
     report["ms_per_frame_stream"] = _stream_timing(layout, renderer, sizes, seed)
+    report["rendered"] = bench_rendered(layout, quick, seed)
     report["timing"] = (f"one core; each frame detected {TIMING_RUNS} times (single images: "
                         f"a new detector each time; streams: the whole stream again) and the "
                         f"fastest kept, since this machine is shared; median and p95 over "
                         f"frames; total_first_run: the first run's total alone")
     return report
+
+
+COMMITTED_RENDERS = Path(__file__).resolve().parents[1] / "tests" / "data" / "renders"
+RENDER_QUALITIES = (60, 75, 90, 95)
+
+
+def bench_rendered(layout: Layout, quick: bool = False, seed: int = 1,
+                   scenes: int = 8) -> dict[str, Any]:
+    """The second source of frames (issue #17): Blender renders of the printed map, the
+    stickers and figures, as webcams deliver them (``vision/photoreal``). Quick: the
+    frames committed under tests/data/renders (tuned on: not held out). Full: ``scenes``
+    scenes without figures and as many with, seeded apart from the committed ones,
+    rendered once into the cache (about 20 s a scene on 2 cores), each at every MJPEG
+    quality. Scored as the synthetic frames are, per (figures, quality)."""
+    import numpy as np
+
+    from vision.detect import Detector
+    from vision.photoreal import frames as rendered
+    from vision.photoreal.spec import random_render_scene
+
+    out: dict[str, Any] = {}
+    try:
+        if quick:
+            source = f"committed frames ({COMMITTED_RENDERS.name}/)"
+            frame_list = rendered.load(layout, COMMITTED_RENDERS)
+        else:
+            source = f"rendered now (seeds {seed * 10_000}+, cached)"
+            plan = [random_render_scene(layout, seed * 10_000 + i, figures=False)
+                    for i in range(scenes)]
+            plan += [random_render_scene(layout, seed * 10_000 + 500 + i, figures=True)
+                     for i in range(scenes)]
+            frame_list = list(rendered.film(layout, plan, rendered.render(layout, plan),
+                                            RENDER_QUALITIES, seed))
+    except (OSError, RuntimeError) as e:
+        return {"error": str(e)}
+    tallies: dict[str, _VisionTally] = {}
+    goal = {"no figures, MJPEG 75+": _VisionTally(), "figures, MJPEG 75+": _VisionTally()}
+    times: list[float] = []
+    for f in frame_list:
+        runs = [Detector(layout).detect(f.image) for _ in range(TIMING_RUNS)]
+        d = min(runs, key=lambda r: r.timing_ms["total"])
+        times.append(d.timing_ms["total"])
+        key = f"{'figures' if f.figures else 'no figures'}, MJPEG {f.quality}"
+        tallies.setdefault(key, _VisionTally()).add(layout, f.scene, d)
+        if f.quality >= 75:
+            goal[f"{'figures' if f.figures else 'no figures'}, MJPEG 75+"].add(
+                layout, f.scene, d)
+    out["source"] = source
+    out["frames"] = len(frame_list)
+    out["conditions"] = {k: t.report() for k, t in sorted(tallies.items())}
+    out["goals"] = {k: t.report() for k, t in goal.items()}
+    out["ms_per_frame_single_image"] = {
+        "median": round(float(np.median(times)), 2) if times else None,
+        "p95": round(float(np.percentile(times, 95)), 2) if times else None}
+    return out
 
 
 def _stream_identity(layout, renderer, scenes: int, seed: int,

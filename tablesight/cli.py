@@ -195,6 +195,18 @@ def cmd_bench_vision(args: argparse.Namespace) -> int:
               f"{m['occupancy_accuracy']:>6.4f} {m['false_occlusion_rate']:>8.4f} "
               f"{m['map_localization_rate']:>6.2f}")
     print("hand sequences:", result["hand_sequences"])
+    rend = result.get("rendered", {})
+    if "error" in rend:
+        print("rendered frames:", rend["error"])
+    else:
+        print(f"rendered frames ({rend['source']}, {rend['frames']} frames): "
+              f"single image median {rend['ms_per_frame_single_image']['median']} ms")
+        for name, m in {**rend["conditions"], **rend["goals"]}.items():
+            print(f"  {name:<24} identity {m['identity_accuracy']:.4f} "
+                  f"precision {m['identity_precision']:.4f} (wrong ids {m['wrong_ids']}, "
+                  f"wrong owners {m['wrong_owners']}) occupancy "
+                  f"{m['occupancy_accuracy']:.4f} false occlusion "
+                  f"{m['false_occlusion_rate']:.4f}")
     print("timing:", result["timing"])
     for mode in ("ms_per_frame_single_image", "ms_per_frame_stream"):
         for size, stages in result[mode].items():
@@ -315,7 +327,8 @@ def build_parser() -> argparse.ArgumentParser:
     brules.add_argument("--game", help="an installed game (tablesight games); default the first")
     brules.add_argument("--json", action="store_true")
     brules.set_defaults(func=cmd_bench_rules)
-    bvision = bench.add_parser("vision", help="detector accuracy and speed on synthetic scenes")
+    bvision = bench.add_parser("vision", help="detector accuracy and speed on synthetic "
+                               "and rendered scenes")
     bvision.add_argument("--quick", action="store_true")
     bvision.add_argument("--seed", type=int, default=1)
     bvision.add_argument("--json", action="store_true")

@@ -51,6 +51,12 @@ class VisionConfig:
     hidden_wedges: tuple[int, ...] = (2, 3)
     hidden_margin: float = 0.12  # ... and read if the best id leads by this much then,
     hidden_inner: float = 0.6  # ... counting samples this far out (share of the radius)
+    # Every ring with an owner is also read by its own colours (detect/ring_fit.py):
+    ring_fit: bool = True
+    fit_lead: float = 0.5  # the second best pattern's error over the best's, minus one
+    fit_explained: float = 0.7  # share of the band's variation the pattern explains
+    fit_plain_structure: float = 0.5  # a "plain" ring whose best pattern explains this
+    # much of its variation is printed, not plain: unreadable
     min_owner_share: float = 0.65
     # A ring showing both players' colours, the lesser at least this share of them
     # (outer band), is settled by which colour fits the pattern's colour wedges:

@@ -62,8 +62,9 @@ def test_detects_every_base_and_owner_and_never_a_wrong_id(layout, renderer, con
       "glare_color_saturation": 0.40}, 4, 0.95),
     # A figure leaning over the ring looks like some symbol where it hides wedges;
     # decoding again with the worst-fitting run of two (then three) wedges left out
-    # reads them.
-    (Conditions(tilt_deg=15), True, (4, 6, 11), {"hidden_wedges": ()}, 8, 0.85),
+    # reads them. (0.85 read before the ring fit's veto, which drops such readings
+    # when the whole ring's fit cannot confirm them: see docs/vision/detector.md.)
+    (Conditions(tilt_deg=15), True, (4, 6, 11), {"hidden_wedges": ()}, 4, 0.8),
 ], ids=["glare-pale-rings", "figures-hidden-wedges"])
 def test_hard_stickers_get_another_look_and_never_a_wrong_id(layout, renderer, cond, figures,
                                                               seeds, off, min_gain, min_read):
@@ -170,7 +171,8 @@ def test_a_bumped_map_is_read_in_its_new_place(layout, renderer):
         d = det.detect(renderer.render(scene, cond, (1280, 720), seed=14))
         occupancy, owners, read, wrong = score(scene, d)
         assert occupancy == 1.0 and owners == 1.0 and wrong == 0
-        assert read >= 0.9
+        # Figures stand on these bases; a map looked for in its old place reads none.
+        assert read >= 0.8
 
 
 def test_markers_found_at_half_size_are_as_precise(layout, renderer):

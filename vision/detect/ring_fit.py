@@ -1,0 +1,161 @@
+"""Reading a sticker by its own colours (issue #17).
+
+The first decoder (``identify.py``) sorts each sample into a symbol by fixed thresholds:
+ink is darker than 0.38 of the paper, a colour more saturated than 0.4. A real webcam
+breaks those: printed black comes out 0.35-0.5 of the paper, the dark accents lose half
+their saturation to blur, 4:2:0 chroma and the print, and a ring of wedges five pixels
+wide is all mixtures. Yet the pattern is still there: the samples of one symbol look
+alike, and unlike the others.
+
+So this decoder fixes no colour. Each pattern at each rotation says which angles show
+the same symbol; the colours of those angles are averaged (in CIE Lab, averaged over the
+band of radii the figure leaves free), and the pattern is scored by how little the
+samples stray from their symbol's mean (the sum of squared errors, wedge borders, where
+blur mixes neighbours, counting a third). The pattern that fits best wins. Only
+explanations whose four mean colours look like the four symbols count: ink the darkest
+and neutral, the owner's colour in the owner's hue, green green, magenta magenta (in
+direction only: how dark or pale they came out does not matter).
+
+Never a guess: a reading needs the best pattern to fit clearly better than every other
+(``fit_lead``: the second best's error exceeds the best's by that share), and the
+pattern to explain most of the band's variation (``fit_explained``; a plain ring or a
+ring under a figure explains little). The colours only veto: the best pattern whatever
+its colours must be the one whose colours look right.
+
+Fitting again with a run of wedges left out (for a figure leaning over the ring, as the
+first decoder does) was built and measured on rendered figures: it read wrong ids at
+leads over 1, so the fit reads whole rings only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from .. import tags
+
+BORDER_WEIGHT = 1 / 3  # a sample at a wedge border counts this much (blur mixes there)
+
+
+@lru_cache(maxsize=4)
+def _weights(angles: int) -> np.ndarray:
+    """(patterns * angles, angles, symbols): for each pattern turned by each number of
+    samples, how much each sample counts toward each symbol's mean (0 where it shows
+    another symbol, ``BORDER_WEIGHT`` at a wedge's first and last sample)."""
+    per = angles // tags.SECTORS
+    rows = tags.templates(angles).reshape(-1, angles, tags.SYMBOLS) > 0
+    w = rows.astype(np.float32)
+    turn = np.arange(len(rows)) % angles
+    pos = (np.arange(angles)[None, :] - turn[:, None]) % per
+    border = (pos == 0) | (pos == per - 1)
+    w *= np.where(border, BORDER_WEIGHT, 1.0)[:, :, None]
+    return w
+
+
+@lru_cache(maxsize=4)
+def _by_symbol(angles: int) -> np.ndarray:
+    """``_weights`` as one matrix (hypotheses * symbols, angles), so that one product
+    gives every symbol's weighted sum under every hypothesis."""
+    w = _weights(angles)
+    return np.ascontiguousarray(w.transpose(0, 2, 1).reshape(-1, angles))
+
+
+def lab_of(bgr: np.ndarray) -> np.ndarray:
+    """CIE Lab (L 0-100) of BGR samples of any shape (..., 3), uint8 or 0-255 floats."""
+    flat = np.asarray(bgr, np.float32).reshape(-1, 1, 3) / 255.0
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(np.shape(bgr))
+
+
+def direction(bgr: tuple[int, int, int]) -> np.ndarray:
+    """A printed colour's direction in Lab's (a, b) plane, unit length."""
+    ab = lab_of(np.array(bgr, np.float32))[1:]
+    return ab / (np.linalg.norm(ab) + 1e-9)
+
+
+@dataclass(frozen=True)
+class Fits:
+    """One owner's fit of many rings (one entry per ring)."""
+
+    pattern: np.ndarray  # the pattern that fits best, whatever its colours look like
+    clear: np.ndarray  # ... and it is a reading: its colours look right, it leads enough
+    lead: np.ndarray  # (second best error - best error) / best error
+    explained: np.ndarray  # the share of the band's variation the best pattern explains:
+    # a plain ring (or a blank) next to none, a printed pattern most
+    looks: np.ndarray  # the best pattern's four colours look like the four symbols
+    error: np.ndarray  # the least error of any pattern (at its best rotation) whose
+    # colours look right (inf: none)
+
+
+class RingFitter:
+    def __init__(self, owner_dirs: list[np.ndarray], angles: int, lead: float,
+                 explained: float) -> None:
+        self.owner_dirs = owner_dirs
+        self.angles = angles
+        self.lead = lead
+        self.explained = explained
+        self.accent_dirs = {s: direction(bgr) for s, bgr in tags.ACCENTS.items()}
+        w = _weights(angles)  # (H, A, S)
+        self._n = w.sum(axis=1)  # (H, S): each symbol's weight under each hypothesis
+        self._w_all = np.ascontiguousarray(w.sum(axis=2))  # (H, A)
+
+    def fit(self, x: np.ndarray) -> list[Fits]:
+        """Every ring's angle means ``x`` (rings, angles, 3: Lab) fitted as each
+        player's sticker in turn: one ``Fits`` per player."""
+        n_rings = len(x)
+        flat = x.transpose(1, 2, 0).reshape(self.angles, -1)  # (A, 3 * rings)
+        # One product gives every ring's symbol sums under every hypothesis.
+        sums = (_by_symbol(self.angles) @ flat).reshape(-1, tags.SYMBOLS, 3, n_rings)
+        sums = sums.transpose(3, 0, 1, 2)  # (rings, H, S, 3)
+        q = (x * x).sum(axis=2) @ self._w_all.T  # (rings, H)
+        means = sums / self._n[None, :, :, None]
+        raw = np.maximum(q - (sums * means).sum(axis=(2, 3)), 1e-6)  # (rings, H)
+        total = ((x - x.mean(axis=1, keepdims=True)) ** 2).sum(axis=(1, 2))
+        per_pattern = raw.reshape(n_rings, len(tags.CODEWORDS), self.angles)
+        best_rot = per_pattern.argmin(axis=2)  # (rings, patterns)
+        row = np.take_along_axis(per_pattern, best_rot[..., None], axis=2)[..., 0]
+        order = np.argsort(row, axis=1)
+        idx = np.arange(n_rings)
+        pattern = order[:, 0]
+        first, second = row[idx, pattern], row[idx, order[:, 1]]
+        lead = (second - first) / first
+        explained = 1.0 - first / np.maximum(total, 1e-6)
+        # Only each pattern's best rotation is judged by its colours (16 a ring, not 960).
+        best_h = np.arange(len(tags.CODEWORDS))[None, :] * self.angles + best_rot
+        best_means = np.take_along_axis(means, best_h[:, :, None, None], axis=1)
+        out = []
+        for owner in range(len(self.owner_dirs)):
+            valid = self._looks_right(best_means, owner)  # (rings, patterns)
+            looks = valid[idx, pattern]
+            clear = looks & (lead >= self.lead) & (explained >= self.explained)
+            error = np.where(valid, row, np.inf).min(axis=1)
+            out.append(Fits(pattern, clear, lead, explained, looks, error))
+        return out
+
+    def _looks_right(self, means: np.ndarray, owner: int) -> np.ndarray:
+        """Whether each explanation's symbol means (..., S, 3) look like the symbols,
+        compared only with one another on the same ring (blur, chroma subsampling, the
+        print and the light move all four together). Ink is darker than the owner's
+        colour and the green, and darker or greyer than the magenta (a dark print).
+        Of any two coloured symbols, each lies further toward its own printed hue than
+        the other does (blue and magenta are 40 degrees apart: the pair's own
+        direction tells them apart where "most blue" would not)."""
+        lum = means[..., 0]
+        ab = means[..., 1:]
+        ink, col = tags.INK, tags.COLOUR
+        acc, acc2 = tags.ACCENT, tags.ACCENT2
+        ok = (lum[..., ink] < lum[..., col]) & (lum[..., ink] < lum[..., acc])
+        chroma = np.linalg.norm(ab, axis=-1)
+        ok &= (lum[..., ink] < lum[..., acc2]) | (chroma[..., ink] < chroma[..., acc2])
+        # The owner's colour lies nearer the owner's hue than any other player's.
+        for other, d in enumerate(self.owner_dirs):
+            if other != owner:
+                ok &= (ab[..., col, :] @ (self.owner_dirs[owner] - d)) > 0
+        dirs = {col: self.owner_dirs[owner], **self.accent_dirs}
+        keys = sorted(dirs)
+        for a_i, a in enumerate(keys):
+            for b in keys[a_i + 1:]:
+                ok &= ((ab[..., a, :] - ab[..., b, :]) @ (dirs[a] - dirs[b])) > 0
+        return ok

@@ -110,8 +110,9 @@ class RingFitter:
         sums = (_by_symbol(self.angles) @ flat).reshape(-1, tags.SYMBOLS, 3, n_rings)
         sums = sums.transpose(3, 0, 1, 2)  # (rings, H, S, 3)
         q = (x * x).sum(axis=2) @ self._w_all.T  # (rings, H)
-        means = sums / self._n[None, :, :, None]
-        raw = np.maximum(q - (sums * means).sum(axis=(2, 3)), 1e-6)  # (rings, H)
+        # Error = sum of squares - sum over symbols of |symbol sum|^2 / symbol weight.
+        explained_sq = np.einsum("rhsc,rhsc->rhs", sums, sums) / self._n[None]
+        raw = np.maximum(q - explained_sq.sum(axis=2), 1e-6)  # (rings, H)
         total = ((x - x.mean(axis=1, keepdims=True)) ** 2).sum(axis=(1, 2))
         per_pattern = raw.reshape(n_rings, len(tags.CODEWORDS), self.angles)
         best_rot = per_pattern.argmin(axis=2)  # (rings, patterns)
@@ -124,7 +125,8 @@ class RingFitter:
         explained = 1.0 - first / np.maximum(total, 1e-6)
         # Only each pattern's best rotation is judged by its colours (16 a ring, not 960).
         best_h = np.arange(len(tags.CODEWORDS))[None, :] * self.angles + best_rot
-        best_means = np.take_along_axis(means, best_h[:, :, None, None], axis=1)
+        best_means = np.take_along_axis(sums, best_h[:, :, None, None], axis=1) / \
+            self._n[best_h][..., None]
         out = []
         for owner in range(len(self.owner_dirs)):
             valid = self._looks_right(best_means, owner)  # (rings, patterns)

@@ -32,6 +32,10 @@ ANGLES = 60  # samples around the ring (6 per wedge)
 # true edge (where the owner colour stops), fine enough to read the wedges inside it.
 RADII = tuple(np.round(np.arange(0.5, 1.251, 0.05), 3))
 _RADII = np.array(RADII, np.float32)
+# The ring fit reads the wedges in these bands of radii (shares of the sticker's edge),
+# each band its own colour channels. One outer band: figures hide the ring from the
+# inside out (two bands, 0.55-0.72 and 0.72-0.92, read fewer: the inner one is noise).
+FIT_BANDS = ((0.65, 0.92),)
 
 
 @dataclass
@@ -76,7 +80,8 @@ class Identifier:
         self.hue_class = np.where(diff.min(axis=1) <= config.hue_tolerance_deg,
                                   diff.argmin(axis=1) + 1, 0).astype(np.int8)
         self.fitter = RingFitter([direction(layout.player_bgr(p)) for p in self.players],
-                                 ANGLES, config.fit_lead, config.fit_explained)
+                                 ANGLES, config.fit_lead, config.fit_explained,
+                                 config.fit_clean_lead, config.fit_clean_explained)
         a = np.linspace(0, 2 * math.pi, ANGLES, endpoint=False)
         rr = np.array(RADII)
         self.unit = np.stack([np.cos(a)[None, :] * rr[:, None],
@@ -153,11 +158,13 @@ class Identifier:
         "plain" ring whose band shows a printed pattern is unreadable, not plain."""
         edge = _edges(dense)
         radii = _RADII
-        band = (radii >= 0.6 * edge) & (radii <= 0.9 * edge)  # (rings, radii)
         lab = lab_of(samples)
-        x = (lab * band[:, :, None, None]).sum(axis=1) / np.maximum(
-            band.sum(axis=1), 1)[:, None, None]
-        fits = self.fitter.fit(x)
+        bands = []
+        for lo, hi in FIT_BANDS:  # each band of radii its own colour channels
+            band = (radii >= lo * edge) & (radii <= hi * edge)  # (rings, radii)
+            bands.append((lab * band[:, :, None, None]).sum(axis=1) / np.maximum(
+                band.sum(axis=1), 1)[:, None, None])
+        fits = self.fitter.fit(np.concatenate(bands, axis=2))
         out = []
         for k, ident in enumerate(first):
             if ident.owner is None:

@@ -91,23 +91,31 @@ class Fits:
 
 class RingFitter:
     def __init__(self, owner_dirs: list[np.ndarray], angles: int, lead: float,
-                 explained: float) -> None:
+                 explained: float, clean_lead: float | None = None,
+                 clean_explained: float = 1.0) -> None:
+        """A reading is clear at ``lead`` and ``explained``, or on a clean ring (one
+        the pattern explains for ``clean_explained`` or more) at ``clean_lead``."""
         self.owner_dirs = owner_dirs
         self.angles = angles
         self.lead = lead
         self.explained = explained
+        self.clean_lead = lead if clean_lead is None else clean_lead
+        self.clean_explained = clean_explained
         self.accent_dirs = {s: direction(bgr) for s, bgr in tags.ACCENTS.items()}
         w = _weights(angles)  # (H, A, S)
         self._n = w.sum(axis=1)  # (H, S): each symbol's weight under each hypothesis
         self._w_all = np.ascontiguousarray(w.sum(axis=2))  # (H, A)
 
     def fit(self, x: np.ndarray) -> list[Fits]:
-        """Every ring's angle means ``x`` (rings, angles, 3: Lab) fitted as each
-        player's sticker in turn: one ``Fits`` per player."""
+        """Every ring's angle means ``x`` (rings, angles, 3 * bands: the Lab of each
+        band of radii) fitted as each player's sticker in turn: one ``Fits`` per
+        player."""
         n_rings = len(x)
         flat = x.transpose(1, 2, 0).reshape(self.angles, -1)  # (A, 3 * rings)
         # One product gives every ring's symbol sums under every hypothesis.
-        sums = (_by_symbol(self.angles) @ flat).reshape(-1, tags.SYMBOLS, 3, n_rings)
+        channels = x.shape[2]  # Lab of one band of radii, or of several side by side
+        sums = (_by_symbol(self.angles) @ flat).reshape(-1, tags.SYMBOLS, channels,
+                                                        n_rings)
         sums = sums.transpose(3, 0, 1, 2)  # (rings, H, S, 3)
         q = (x * x).sum(axis=2) @ self._w_all.T  # (rings, H)
         # Error = sum of squares - sum over symbols of |symbol sum|^2 / symbol weight.
@@ -129,9 +137,13 @@ class RingFitter:
             self._n[best_h][..., None]
         out = []
         for owner in range(len(self.owner_dirs)):
-            valid = self._looks_right(best_means, owner)  # (rings, patterns)
+            # The bands' colours are judged together (their mean).
+            lab = best_means.reshape(*best_means.shape[:3], -1, 3).mean(axis=3)
+            valid = self._looks_right(lab, owner)  # (rings, patterns)
             looks = valid[idx, pattern]
-            clear = looks & (lead >= self.lead) & (explained >= self.explained)
+            clear = looks & (((lead >= self.lead) & (explained >= self.explained))
+                             | ((lead >= self.clean_lead)
+                                & (explained >= self.clean_explained)))
             error = np.where(valid, row, np.inf).min(axis=1)
             out.append(Fits(pattern, clear, lead, explained, looks, error))
         return out

@@ -88,12 +88,14 @@ def cmd_vision_detect(args: argparse.Namespace) -> int:
 
     layout = load_layout(args.layout)
     cfg = load_config(args.config)
-    if not Path(args.image).is_file():
-        raise UsageError(f"{args.image}: no such file")
-    frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
-    if frame is None:
-        raise UsageError(f"{args.image}: not an image OpenCV can read")
-    det = Detector(layout, cfg).detect(frame)
+    frame = _read_image(args.image)
+    detector = Detector(layout, cfg)
+    if args.board:
+        try:
+            detector.use_board(_read_image(args.board))
+        except ValueError as e:
+            raise UsageError(f"{args.board}: {e}") from None
+    det = detector.detect(frame)
     out = det.to_dict()
     if args.annotate:
         cv2.imwrite(args.annotate, annotate(frame, det))
@@ -115,6 +117,36 @@ def cmd_vision_detect(args: argparse.Namespace) -> int:
             print(f"camera: {m['framing']['advice']}")
         print(f"{out['timing_ms'].get('total', 0):.1f} ms")
     return 0 if det.fix.found else 1
+
+
+def _read_image(path: str):  # -> np.ndarray
+    import cv2
+
+    if not Path(path).is_file():
+        raise UsageError(f"{path}: no such file")
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        raise UsageError(f"{path}: not an image OpenCV can read")
+    return img
+
+
+def cmd_vision_learn_board(args: argparse.Namespace) -> int:
+    """A board the project did not print: learn its look from a photo of it empty."""
+    import cv2
+
+    from vision.detect import Detector
+
+    layout = load_layout(args.layout)
+    frame = _read_image(args.image)
+    try:
+        board = Detector(layout, load_config(args.config)).learn_board(frame)
+    except ValueError as e:
+        raise UsageError(f"{args.image}: {e}") from None
+    if not cv2.imwrite(args.out, board):
+        raise UsageError(f"{args.out}: cannot write a PNG there")
+    print(f"{args.out}: the empty board as the camera sees it ({board.shape[1]}x"
+          f"{board.shape[0]} px, 1 px per mm); give it to 'vision detect --board'")
+    return 0
 
 
 def cmd_vision_live(args: argparse.Namespace) -> int:
@@ -298,6 +330,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     vd.add_argument("--config", help="vision thresholds JSON")
     vd.add_argument("--json", action="store_true")
     vd.add_argument("--annotate", help="write the annotated image here")
+    vd.add_argument("--board", help="the empty board learned by 'vision learn-board' "
+                    "(a board the project did not print)")
     vd.set_defaults(func=cmd_vision_detect)
     vl = vis.add_parser("live", help="run on a camera; print stable observations")
     vl.add_argument("--camera", required=True,
@@ -316,6 +350,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     vs.add_argument("--size", type=int, nargs=2, default=[1280, 720])
     vs.add_argument("--layout")
     vs.set_defaults(func=cmd_vision_synth)
+    vb = vis.add_parser("learn-board", help="learn a board's own look (any art, wood, "
+                        "lines) from a photo of it empty, markers on its corners")
+    vb.add_argument("image")
+    vb.add_argument("--out", default="board.png")
+    vb.add_argument("--layout")
+    vb.add_argument("--config", help="vision thresholds JSON")
+    vb.set_defaults(func=cmd_vision_learn_board)
     vr = vis.add_parser("render", help="physically based frames (Blender Cycles, then a "
                         "webcam: lens, noise, auto exposure, MJPEG) with their truth")
     vr.add_argument("--out", default="renders")

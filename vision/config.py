@@ -38,6 +38,11 @@ class VisionConfig:
     dark_diff: float = 0.28  # normalised darkening vs the reference map
     sat_diff: float = 0.30  # added saturation vs the reference map
     glare_dark_diff: float = 0.12  # ... the same where the paper is clipped (clipped_paper)
+    # Against a learned board (Detector.learn_board): lighter than the board by this
+    # share is a piece too, and so is a colour this far from the board's (Lab a, b)
+    board_light_diff: float = 0.25
+    board_colour_diff: float = 18.0
+    board_hand_colour_diff: float = 12.0  # ... and this far, for the hands' looser mask
     glare_sat_diff: float = 0.15
     # bases
     min_radius_fraction: float = 0.55  # distance-transform peak / smallest base radius
@@ -63,6 +68,9 @@ class VisionConfig:
     fit_plain_structure: float = 0.5  # a "plain" ring whose best pattern explains this
     # much of its variation is printed, not plain: unreadable
     min_owner_share: float = 0.65
+    min_owner_evidence: float = 0.4  # owner confidence under which a ring with no id
+    # read gets no owner (on rendered frames: 10 right owners of 1,551 lost, and a
+    # wrong one on a wooden board, washed-out stickers, at 0.36)
     # A ring showing both players' colours, the lesser at least this share of them
     # (outer band), is settled by which colour fits the pattern's colour wedges:
     contest_share: float = 0.1

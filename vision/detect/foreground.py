@@ -52,6 +52,12 @@ MAP_STEP = 8  # working px between the warp map's exactly computed points
 BLACK_PRINT = 0.1  # reference brightness under which the map prints black
 
 
+def _lab_ab(bgr: np.ndarray) -> np.ndarray:
+    """CIE Lab's (a, b) of a BGR picture, float32: colour apart from brightness."""
+    lab = cv2.cvtColor(bgr.astype(np.float32) * (1 / 255), cv2.COLOR_BGR2Lab)
+    return np.ascontiguousarray(lab[..., 1:])
+
+
 def saturation(bgr: np.ndarray) -> np.ndarray:
     """HSV saturation as 0..1 (OpenCV's conversion is far faster than numpy's max/min)."""
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[..., 1].astype(np.float32) * (1 / 255)
@@ -82,40 +88,19 @@ class Foreground:
 
 
 class ForegroundModel:
-    def __init__(self, layout: Layout, config: VisionConfig) -> None:
+    def __init__(self, layout: Layout, config: VisionConfig,
+                 reference: np.ndarray | None = None) -> None:
+        """``reference``: the empty board as the camera saw it, warped to the work area
+        (BGR of ``area.shape``, see ``warp``), for a board the project did not print;
+        None: the map as printed, drawn from the layout."""
         self.cfg = config
         s = config.px_per_mm
         self.area = area = WorkArea.for_layout(layout, s, config.work_margin_mm)
         self.size = area.size
-        ref = area.crop(render_reference(layout, s))
-        ref_gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY)
-        ref_norm = ref_gray.astype(np.float32) / illumination(ref_gray)
-        # The tests of ``extract`` as thresholds per pixel, computed once: a pixel is dark
-        # when grey < light x (reference - dark_diff), saturated when its saturation
-        # (0-255) exceeds the reference's by sat_diff. Per frame that is one multiply
-        # and a compare per test instead of a chain of float images.
-        c = config
-        self.dark_below = (ref_norm - c.dark_diff).astype(np.float32)
-        # The hands' tests run at half resolution (``halve``).
-        self.loose_below = halve((ref_norm - c.hand_dark_diff).astype(np.float32))
-        self.loose_above = halve((ref_norm + c.hand_light_diff).astype(np.float32))
-        # Printed black is a dark grey (0.1-0.35 of the paper in real photos), not the
-        # reference's 0: a light-sleeve test against 0 calls every marker a hand. The
-        # print's black level is measured on the frames (``_learn_black``) and that test
-        # compares dark print with it instead.
-        self._ref_norm = ref_norm
-        self.print_black = 0.0
-        self._black_px = ref_norm < BLACK_PRINT
-        # Every fourth such pixel is plenty for a median, and a quarter of the work.
-        self._black_sample = np.flatnonzero(self._black_px)[::4]
-        sat255 = saturation(ref) * 255
-        # Colour is compared at half resolution (``extract``).
-        self.sat_above = halve(np.clip(sat255 + c.sat_diff * 255, 0, 255).astype(np.uint8))
-        self.loose_sat_above = halve(
-            np.clip(sat255 + c.hand_sat_diff * 255, 0, 255).astype(np.uint8))
-        self.pale_below = (ref_norm - c.glare_dark_diff).astype(np.float32)
-        self.pale_sat_above = halve(
-            np.clip(sat255 + c.glare_sat_diff * 255, 0, 255).astype(np.uint8))
+        if reference is None:
+            self.use_reference(area.crop(render_reference(layout, s)), learned=False)
+        else:
+            self.use_reference(reference)
         # Only cells and zones hold bases; markers and margins are ignored.
         self.region_labels = area.region_labels(layout)
         region_mask = np.where(self.region_labels > 0, 255, 0).astype(np.uint8)
@@ -151,6 +136,47 @@ class ForegroundModel:
         self._maps: tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray],
                           tuple[int, int], np.ndarray] | None = None
 
+    def use_reference(self, ref: np.ndarray, learned: bool = True) -> None:
+        """Compare frames with ``ref`` from now on: the empty board (BGR of the work
+        area's shape), as printed or as the camera saw it (``learned``)."""
+        if ref.ndim != 3 or ref.shape[:2] != self.area.shape:
+            raise ValueError(f"an empty board's picture must be {self.area.shape[1]}x"
+                             f"{self.area.shape[0]} BGR, got {ref.shape}")
+        self.learned = learned
+        ref_gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY)
+        if learned:
+            self._board_gray = cv2.max(ref_gray.astype(np.float32), 1.0)
+            self._board_illum = illumination(ref_gray)
+            self._board_ab = halve(_lab_ab(ref))
+        ref_norm = ref_gray.astype(np.float32) / illumination(ref_gray)
+        # The tests of ``extract`` as thresholds per pixel, computed once: a pixel is dark
+        # when grey < light x (reference - dark_diff), saturated when its saturation
+        # (0-255) exceeds the reference's by sat_diff. Per frame that is one multiply
+        # and a compare per test instead of a chain of float images.
+        c = self.cfg
+        self.dark_below = (ref_norm - c.dark_diff).astype(np.float32)
+        # The hands' tests run at half resolution (``halve``).
+        self.loose_below = halve((ref_norm - c.hand_dark_diff).astype(np.float32))
+        self.loose_above = halve((ref_norm + c.hand_light_diff).astype(np.float32))
+        # Printed black is a dark grey (0.1-0.35 of the paper in real photos), not the
+        # reference's 0: a light-sleeve test against 0 calls every marker a hand. The
+        # print's black level is measured on the frames (``_learn_black``) and that test
+        # compares dark print with it instead. A learned board is what the camera sees
+        # already: nothing to measure.
+        self._ref_norm = ref_norm
+        self.print_black = 0.0
+        self._black_px = (ref_norm < BLACK_PRINT) & (not learned)
+        # Every fourth such pixel is plenty for a median, and a quarter of the work.
+        self._black_sample = np.flatnonzero(self._black_px)[::4]
+        sat255 = saturation(ref) * 255
+        # Colour is compared at half resolution (``extract``).
+        self.sat_above = halve(np.clip(sat255 + c.sat_diff * 255, 0, 255).astype(np.uint8))
+        self.loose_sat_above = halve(
+            np.clip(sat255 + c.hand_sat_diff * 255, 0, 255).astype(np.uint8))
+        self.pale_below = (ref_norm - c.glare_dark_diff).astype(np.float32)
+        self.pale_sat_above = halve(
+            np.clip(sat255 + c.glare_sat_diff * 255, 0, 255).astype(np.uint8))
+
     def _pixel_maps(self, homography: np.ndarray, frame_shape: tuple[int, int]
                     ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
         """Where each working pixel samples the frame, as OpenCV's fixed-point map
@@ -172,6 +198,12 @@ class ForegroundModel:
         self._maps = (full, half, frame_shape, homography.copy())
         return full, half
 
+    def warp(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+        """The work area of ``frame`` seen from above, in colour at full resolution
+        (what ``use_reference`` takes, from a frame of the empty board)."""
+        full_map, _ = self._pixel_maps(homography, frame.shape[:2])
+        return cv2.remap(frame, *full_map, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
     def _learn_black(self, ratio: np.ndarray) -> None:
         """How dark this print's black is, from the pixels the reference has black (the
         markers, the grid's lines): their median brightness relative to the paper. A
@@ -189,6 +221,42 @@ class ForegroundModel:
         ink = np.where(self._black_px, level + self.cfg.hand_light_over_ink,
                        self._ref_norm + self.cfg.hand_light_diff)
         self.loose_above = halve(ink.astype(np.float32))
+
+    def _extract_learned(self, gray: np.ndarray, colour: np.ndarray, box: Box
+                         ) -> Foreground:
+        """``extract`` against a learned board: each pixel compared with the board's own
+        at that place, after the light's slow changes since (a gain that varies over
+        the board, a median over 8 x 8 blocks: bases and figures are too small to move
+        it). Darker or lighter than the board, or of another colour, is a piece: a
+        board may be darker or lighter than its pieces, and any colour."""
+        c = self.cfg
+        at, half = box.slices, box.halved().slices
+        raw = cv2.divide(gray.astype(np.float32), self._board_gray[at])
+        small = shrink(raw, 8)
+        small = cv2.medianBlur(np.clip(small * 100, 0, 255).astype(np.uint8), 5)
+        gain = cv2.resize(small.astype(np.float32) / 100, (raw.shape[1], raw.shape[0]),
+                          interpolation=cv2.INTER_LINEAR)
+        rel = cv2.divide(raw, cv2.max(gain, 0.05))
+        ab_diff = np.linalg.norm(_lab_ab(colour) - self._board_ab[half], axis=2)
+        other = double(cv2.compare(ab_diff.astype(np.float32), c.board_colour_diff,
+                                   cv2.CMP_GT))
+        mask = cv2.bitwise_or(cv2.compare(rel, 1 - c.dark_diff, cv2.CMP_LT),
+                              cv2.compare(rel, 1 + c.board_light_diff, cv2.CMP_GT))
+        mask = cv2.bitwise_or(mask, other[:mask.shape[0], :mask.shape[1]])
+        mask = cv2.bitwise_and(mask, self.region_mask[at])
+        kernel = np.ones((3, 3), np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+        rel_h = halve(rel)
+        loose = cv2.bitwise_or(cv2.compare(rel_h, 1 - c.hand_dark_diff, cv2.CMP_LT),
+                               cv2.compare(rel_h, 1 + c.hand_light_diff, cv2.CMP_GT))
+        loose = cv2.bitwise_or(loose, cv2.compare(ab_diff.astype(np.float32),
+                                                  c.board_hand_colour_diff, cv2.CMP_GT))
+        loose = cv2.bitwise_and(loose, self.sheet_inner[half])
+        loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        illum = cv2.max(self._board_illum[at] * gain, 1.0)
+        return Foreground(gray, illum, fill_holes(mask, self.disc_area), self.area.sub(box),
+                          fill_holes(loose))
 
     def extract(self, frame: np.ndarray, homography: np.ndarray, box: Box | None = None,
                 frame_gray: np.ndarray | None = None) -> Foreground:
@@ -208,6 +276,8 @@ class ForegroundModel:
                          borderMode=cv2.BORDER_REPLICATE)
         colour = cv2.remap(frame, *(m[half] for m in half_map), cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
+        if self.learned:
+            return self._extract_learned(gray, colour, box)
         sat_h = cv2.cvtColor(colour, cv2.COLOR_BGR2HSV)[..., 1]
         illum = illumination(gray)
         # Brightness relative to the paper's; OpenCV's element-wise operations give 0/255

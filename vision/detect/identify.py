@@ -25,7 +25,7 @@ import numpy as np
 from .. import tags
 from ..config import VisionConfig
 from ..layout import Layout
-from .ring_fit import RingFitter, direction, lab_of
+from .ring_fit import RingFitter, direction, lab_of, rivals_beat
 
 ANGLES = 60  # samples around the ring (6 per wedge)
 # Radii sampled, as fractions of the estimated radius: wide enough to find the sticker's
@@ -45,6 +45,31 @@ class Identity:
     sticker: int | None
     tag: str  # "read", "none" (plain ring) or "unreadable"
     tag_confidence: float
+
+
+def _white_points(layout: Layout) -> np.ndarray:
+    """Points (mm) printed white on any board: each marker's white cells, and the margin
+    half a cell round it (the marker's quiet zone)."""
+    aruco = cv2.aruco
+    try:
+        dictionary = aruco.getPredefinedDictionary(getattr(aruco, layout.dictionary))
+    except (AttributeError, cv2.error):
+        return np.zeros((0, 2), np.float32)
+    out = []
+    for m in layout.markers:
+        cells = dictionary.markerSize + 2
+        bits = aruco.generateImageMarker(dictionary, m.id, cells, borderBits=1)
+        (x0, y0), (x1, y1) = np.min(m.corners, axis=0), np.max(m.corners, axis=0)
+        step_x, step_y = (x1 - x0) / cells, (y1 - y0) / cells
+        for i in range(cells):
+            for j in range(cells):
+                if bits[i, j] > 127:
+                    out.append((x0 + (j + 0.5) * step_x, y0 + (i + 0.5) * step_y))
+        for k in range(cells):  # the quiet zone, half a cell outside the black border
+            t = (k + 0.5) / cells
+            out += [(x0 + t * (x1 - x0), y0 - step_y / 2), (x0 + t * (x1 - x0), y1 + step_y / 2),
+                    (x0 - step_x / 2, y0 + t * (y1 - y0)), (x1 + step_x / 2, y0 + t * (y1 - y0))]
+    return np.array(out, np.float32)
 
 
 def _edges(dense: np.ndarray) -> np.ndarray:
@@ -82,6 +107,7 @@ class Identifier:
         self.fitter = RingFitter([direction(layout.player_bgr(p)) for p in self.players],
                                  ANGLES, config.fit_lead, config.fit_explained,
                                  config.fit_clean_lead, config.fit_clean_explained)
+        self.white_mm = _white_points(layout)
         a = np.linspace(0, 2 * math.pi, ANGLES, endpoint=False)
         rr = np.array(RADII)
         self.unit = np.stack([np.cos(a)[None, :] * rr[:, None],
@@ -138,6 +164,7 @@ class Identifier:
         img = img.reshape(n * len(RADII), ANGLES, 2).astype(np.float32)
         samples = cv2.remap(frame, img[..., 0], img[..., 1], cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)
+        samples = self._balanced(frame, homography, samples)
         papers = np.repeat(arr[:, 3], len(RADII))
         shape = (n, len(RADII), ANGLES)
         value, sat, hue = (m.reshape(shape) for m in self._measure(samples, papers))
@@ -147,6 +174,33 @@ class Identifier:
         if not self.cfg.ring_fit:
             return first
         return self._refit(samples.reshape(n, len(RADII), ANGLES, 3), dense, first)
+
+    def _balanced(self, frame: np.ndarray, homography: np.ndarray,
+                  samples: np.ndarray) -> np.ndarray:
+        """``samples`` white-balanced by the markers' white (their white cells and the
+        white margin round them are printed white on any board): a camera's white
+        balance misses on a board of one strong colour (an orange wooden board turned
+        orange stickers green), and the players' colours are told by hue."""
+        if not len(self.white_mm):
+            return samples
+        pts = cv2.perspectiveTransform(self.white_mm.reshape(-1, 1, 2), homography)
+        h, w = frame.shape[:2]
+        xy = pts.reshape(-1, 2)
+        inside = (xy[:, 0] >= 0) & (xy[:, 0] < w - 1) & (xy[:, 1] >= 0) & (xy[:, 1] < h - 1)
+        if inside.sum() < 20:
+            return samples
+        xy = xy[inside].astype(np.float32)
+        seen = cv2.remap(frame, xy[:, None, 0], xy[:, None, 1], cv2.INTER_LINEAR)
+        seen = seen.reshape(-1, 3).astype(np.float32)
+        # The brighter half: a hand or a shadow over some markers must not set it.
+        lum = seen.sum(axis=1)
+        white = np.median(seen[lum >= np.median(lum)], axis=0)
+        if white.min() < 30:
+            return samples
+        gains = np.clip(white.mean() / white, 0.6, 1.7)
+        if np.abs(gains - 1).max() < 0.03:
+            return samples
+        return np.clip(samples * gains.astype(np.float32), 0, 255).astype(np.uint8)
 
     def _refit(self, samples: np.ndarray, dense: np.ndarray,
                first: list[Identity]) -> list[Identity]:
@@ -172,22 +226,27 @@ class Identifier:
                 continue
             q = self.players.index(ident.owner)
             mine = fits[q]
-            if any(f.clear[k] or f.error[k] < mine.error[k]
-                   for o, f in enumerate(fits) if o != q):
+            first_id = tags.player_ids(q).start
+            pattern = int(mine.pattern[k])
+            # Two decoders: a reading stands only if the fit finds that pattern best
+            # too, in colours that look like the symbols' (a figure's paint can pass
+            # for a pattern). This costs readings the thresholds made with wedges left
+            # out under a figure, which the whole ring's fit cannot confirm; sparing
+            # those brought wrong ids back on rendered figures (precision 0.964 at
+            # MJPEG 90), so they are not spared.
+            confirmed = ident.tag == "read" and \
+                ident.sticker - first_id == pattern and bool(mine.looks[k])
+            # The owner: no other player's reading may fit better, and an owner on
+            # little colour evidence (a few samples of a washed-out ring) with no id
+            # that both decoders read is a guess: none.
+            if rivals_beat(fits, k, q) or (
+                    ident.owner_confidence < self.cfg.min_owner_evidence
+                    and not (mine.clear[k] or confirmed)):
                 out.append(Identity(None, 0.0, None, "unreadable", 0.0))
                 continue
             unread = Identity(ident.owner, ident.owner_confidence, None, "unreadable", 0.0)
-            first_id = tags.player_ids(q).start
-            pattern = int(mine.pattern[k])
             if ident.tag == "read":
-                # Two decoders: a reading stands only if the fit finds that pattern
-                # best too, in colours that look like the symbols' (a figure's paint
-                # can pass for a pattern). This costs readings the thresholds made
-                # with wedges left out under a figure, which the whole ring's fit
-                # cannot confirm; sparing those brought wrong ids back on rendered
-                # figures (precision 0.964 at MJPEG 90), so they are not spared.
-                ok = ident.sticker - first_id == pattern and bool(mine.looks[k])
-                out.append(ident if ok else unread)
+                out.append(ident if confirmed else unread)
             elif mine.clear[k]:
                 conf = min(1.0, float(mine.lead[k]) / (2 * self.cfg.fit_lead)) * \
                     float(mine.explained[k])

@@ -140,6 +140,30 @@ class Detector:
         self._sheet_from_px = np.linalg.inv(area.px_to_sheet())
         self._worked: _Worked | None = None
 
+    def learn_board(self, empty: np.ndarray) -> np.ndarray:
+        """Learn the board's own look from a frame of it empty (issue #17): any art,
+        wood, lines, colours, instead of the map the layout would print. Every later
+        frame is compared with it. Returns the learned picture (the work area from
+        above, BGR; ``use_board`` takes it again, e.g. from a file)."""
+        if empty is None or empty.ndim != 3 or empty.size == 0:
+            raise ValueError("not a colour image")
+        fix = MapLocator(self.layout, self.cfg).locate(cv2.cvtColor(empty,
+                                                                    cv2.COLOR_BGR2GRAY))
+        if not fix.found or fix.homography is None:
+            raise ValueError("the board's markers were not found in the empty frame: "
+                             f"{len(fix.markers_seen)} of {len(self.layout.markers)} seen")
+        board = self.foreground.warp(empty, fix.homography)
+        self.use_board(board)
+        return board
+
+    def use_board(self, board: np.ndarray) -> None:
+        """Compare frames with ``board`` (a picture ``learn_board`` made) from now on."""
+        self.foreground.use_reference(board)
+        self._worked = None  # what was worked out against the old board is void
+        # The board's light is followed over the whole picture (a median of the gain):
+        # a part of a frame would not see enough of it, so frames are worked whole.
+        self.cfg = replace(self.cfg, partial_detect=False)
+
     def _region_at(self, x_px: float, y_px: float, x_mm: float, y_mm: float) -> Region | None:
         """The region under a working pixel: from the drawn region map when the pixel is
         well inside one, from the exact polygons near an edge."""

@@ -89,6 +89,16 @@ class Fits:
     # colours look right (inf: none)
 
 
+def rivals_beat(fits: list[Fits], ring: int, owner: int) -> bool:
+    """Whether, on ``ring``, another player's reading fits at least as well as
+    ``owner``'s: it reads clearly, or its best right-looking pattern errs less. Then the
+    ring's owner is not known (a faded blue sticker under a warm cast can read as an
+    orange one too)."""
+    mine = fits[owner].error[ring]
+    return any(f.clear[ring] or f.error[ring] < mine
+               for o, f in enumerate(fits) if o != owner)
+
+
 class RingFitter:
     def __init__(self, owner_dirs: list[np.ndarray], angles: int, lead: float,
                  explained: float, clean_lead: float | None = None,

@@ -15,6 +15,7 @@ origin, x to the right, y toward p2 (the layout's y runs toward p1), z up.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import asdict, dataclass, field
@@ -83,6 +84,8 @@ class RenderScene:
     scene: Scene
     look: Look
     figures: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # base -> parts
+    board: np.ndarray | None = None  # a board the project did not print (BGR of the
+    # sheet at SHEET_PX_PER_MM, e.g. ``boards.wooden_board``); None: the printed map
 
     def truth(self) -> dict[str, Any]:
         return {"name": self.name, "seed": self.seed, "look": asdict(self.look),
@@ -295,10 +298,11 @@ def write_job(layout: Layout, scenes: list[RenderScene], folder: Path,
     for rs in scenes:
         look = rs.look
         sheet_name = f"{rs.name}-sheet.png"
-        cv2.imwrite(str(folder / sheet_name), _printed(sheet_bgr, look))
+        cv2.imwrite(str(folder / sheet_name),
+                    _printed(sheet_bgr, look) if rs.board is None else rs.board)
         materials = dict(materials_base)
         materials["sheet"] = {"texture": sheet_name, "roughness": look.paper_roughness,
-                              "specular": 0.5}
+                              "specular": 0.5 if rs.board is None else 0.3}
         for paint in PAINTS:
             materials["paint:" + paint] = _paint(layout, paint)
         bases = []
@@ -323,6 +327,8 @@ def write_job(layout: Layout, scenes: list[RenderScene], folder: Path,
         nx, ny = 48, 60
         jobs.append({
             "name": rs.name, "seed": rs.seed, "size": list(look.size),
+            # the board's picture is a file beside the job: its digest keys the cache
+            "board": None if rs.board is None else hashlib.sha256(rs.board).hexdigest(),
             "ambient": {"color": [0.8, 0.85, 1.0], "strength": look.ambient},
             "materials": materials,
             "table": {"rect": [-w_m, -h_m, w_m, h_m]},

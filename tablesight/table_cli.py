@@ -209,6 +209,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         else:
             box = TableBox(url, resume=session.box_resume())  # no press delivered twice
     live = LiveTable(session, layout, camera, box)
+    if args.board:
+        from .vision_cli import use_board_file
+
+        use_board_file(live.detector, args.board)
     session.subscribe(Narrator(sys.stdout, words=session.words))
     services = TableServices(session, live, log, _ports, open_camera=open_source,
                              open_box=lambda port: TableBox(
@@ -461,6 +465,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--camera", help="camera: device index, URL, video file or image folder")
     run.add_argument("--port", help="table box serial port or URL ('auto' to search)")
     run.add_argument("--layout", help="the printed map's layout JSON (default: standard)")
+    run.add_argument("--board", help="a board the project did not print, as learned by "
+                                     "'tablesight vision learn-board' (PNG)")
     run.add_argument("--db", help="game database (default: the tablesight data folder)")
     run.add_argument("--new", action="store_true", help="start a new game even if one is open")
     run.add_argument("--setup", help="setup JSON (tablesight-setup/1) for a new game")

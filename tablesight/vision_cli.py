@@ -91,10 +91,7 @@ def cmd_vision_detect(args: argparse.Namespace) -> int:
     frame = _read_image(args.image)
     detector = Detector(layout, cfg)
     if args.board:
-        try:
-            detector.use_board(_read_image(args.board))
-        except ValueError as e:
-            raise UsageError(f"{args.board}: {e}") from None
+        use_board_file(detector, args.board)
     det = detector.detect(frame)
     out = det.to_dict()
     if args.annotate:
@@ -128,6 +125,14 @@ def _read_image(path: str):  # -> np.ndarray
     if img is None:
         raise UsageError(f"{path}: not an image OpenCV can read")
     return img
+
+
+def use_board_file(detector, path: str) -> None:  # detector: vision.detect.Detector
+    """Compare the camera's frames with a learned board from ``path``."""
+    try:
+        detector.use_board(_read_image(path))
+    except ValueError as e:
+        raise UsageError(f"{path}: {e}") from None
 
 
 def cmd_vision_learn_board(args: argparse.Namespace) -> int:
@@ -166,6 +171,8 @@ def cmd_vision_live(args: argparse.Namespace) -> int:
     except CameraError as exc:
         raise UsageError(str(exc)) from None
     det = Detector(layout, cfg)
+    if args.board:
+        use_board_file(det, args.board)
     stab = Stabilizer(cfg.stable_frames, cfg.static_occlusion_frames)
     out_dir = Path(args.out) if args.out else None
     if out_dir:
@@ -337,6 +344,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     vl.add_argument("--camera", required=True,
                     help="device index, URL, video file or image folder")
     vl.add_argument("--layout")
+    vl.add_argument("--board", help="a learned board (vision learn-board)")
     vl.add_argument("--config")
     vl.add_argument("--out", help="write annotated frames to this folder")
     vl.add_argument("--every", type=int, default=10, help="write every Nth frame")

@@ -282,6 +282,34 @@ def test_cli_detect_json_contract(layout, renderer, tmp_path):
     assert "camera: turn the camera a quarter turn" in text.stdout
 
 
+def test_cli_learn_board_then_detect_against_it(layout, renderer, tmp_path):
+    """vision learn-board writes the empty board as seen; vision detect --board reads a
+    frame against it (here the printed map itself, learned instead of drawn)."""
+    empty = tmp_path / "empty.jpg"
+    cv2.imwrite(str(empty), renderer.render(random_scene(layout, np.random.default_rng(9), 0),
+                                            Conditions(), (1280, 720), seed=9))
+    scene = random_scene(layout, np.random.default_rng(9), 12, figures=False)
+    img = tmp_path / "frame.jpg"
+    cv2.imwrite(str(img), renderer.render(scene, Conditions(), (1280, 720), seed=9))
+    board = tmp_path / "board.png"
+    r = run_cli("vision", "learn-board", str(empty), "--out", str(board))
+    assert r.returncode == 0, r.stderr
+    assert "board.png" in r.stdout and board.stat().st_size > 10_000
+    r = run_cli("vision", "detect", str(img), "--board", str(board), "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    found = sum(len(v) for kind in ("cells", "zones") for v in out[kind].values())
+    assert found == len(scene.bases) and out["occluded"] == []
+    # Refused with one line: no markers in the picture; a picture of the wrong size.
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((720, 1280, 3), 200, np.uint8))
+    r = run_cli("vision", "learn-board", str(blank), "--out", str(tmp_path / "x.png"))
+    assert r.returncode == 2 and "markers were not found" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    r = run_cli("vision", "detect", str(img), "--board", str(blank))
+    assert r.returncode == 2 and "empty board's picture" in r.stderr
+
+
 @pytest.mark.parametrize("cond,size,advice", [
     (Conditions(), (1280, 720), "quarter turn"),  # the long side along the short one
     (Conditions(yaw_deg=90), (1280, 720), None),  # turned: nothing to say

@@ -8,19 +8,23 @@ wide is all mixtures. Yet the pattern is still there: the samples of one symbol 
 alike, and unlike the others.
 
 So this decoder fixes no colour. Each pattern at each rotation says which angles show
-the same symbol; the colours of those angles are averaged (in CIE Lab, averaged over the
-band of radii the figure leaves free), and the pattern is scored by how little the
-samples stray from their symbol's mean (the sum of squared errors, wedge borders, where
-blur mixes neighbours, counting a third). The pattern that fits best wins. Only
-explanations whose four mean colours look like the four symbols count: ink the darkest
-and neutral, the owner's colour in the owner's hue, green green, magenta magenta (in
-direction only: how dark or pale they came out does not matter).
+the same symbol; the colours of those angles are averaged (in CIE Lab, over the outer
+band of the sticker, which figures hide least: ``identify.FIT_BANDS``), and the pattern
+is scored by how little the samples stray from their symbol's mean (the sum of squared
+errors, wedge borders, where blur mixes neighbours, counting a third). The pattern that
+fits best wins, if its four mean colours look like the four symbols, judged against one
+another on the same ring (how dark or pale they came out does not matter): ink darker
+than the owner's colour and the green, and darker or greyer than the magenta; of any
+two coloured symbols, each further toward its own printed hue than the other; the
+owner's colour nearer the owner's hue than any other player's (``_looks_right``).
 
 Never a guess: a reading needs the best pattern to fit clearly better than every other
-(``fit_lead``: the second best's error exceeds the best's by that share), and the
-pattern to explain most of the band's variation (``fit_explained``; a plain ring or a
-ring under a figure explains little). The colours only veto: the best pattern whatever
-its colours must be the one whose colours look right.
+(``fit_lead``: the second best's error exceeds the best's by that share) and to explain
+most of the band's variation (``fit_explained``; a plain ring or a ring under a figure
+explains little), or, on a clean ring (explained ``fit_clean_explained`` or more), a
+smaller lead (``fit_clean_lead``). The colours only veto: the best pattern whatever
+its colours must be the one whose colours look right. And a reading as one player's
+sticker stands only if no other player's reading fits as well (``rivals_beat``).
 
 Fitting again with a run of wedges left out (for a figure leaning over the ring, as the
 first decoder does) was built and measured on rendered figures: it read wrong ids at

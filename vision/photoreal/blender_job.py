@@ -117,7 +117,7 @@ def _base(b: dict[str, Any], mats: dict[str, Any], sticker: Any) -> None:
     verts = [(cx + r_bottom * c, cy + r_bottom * s, 0.0) for c, s in ring]
     verts += [(cx + r_top * c, cy + r_top * s, h) for c, s in ring]
     faces = [(k, (k + 1) % n, n + (k + 1) % n, n + k) for k in range(n)]
-    faces.append(tuple(range(n + n - 1, n - 1, -1))[::-1])
+    faces.append(tuple(range(n, 2 * n)))  # the top, under the sticker
     _mesh_object("base", verts, faces, None, mats[b["material"]], smooth=False)
     rs = b["r_sticker"]
     sv = [(cx, cy, h + 0.00005)] + [(cx + rs * c, cy + rs * s, h + 0.00005) for c, s in ring]

@@ -68,6 +68,8 @@ class VisionConfig:
     fit_plain_structure: float = 0.5  # a "plain" ring whose best pattern explains this
     # much of its variation is printed, not plain: unreadable
     min_owner_share: float = 0.65
+    owner_min_arc: int = 4  # wedges the owner's colour must span round a ring whose id
+    # is not read (paint on a figure lies on one side)
     min_owner_evidence: float = 0.4  # owner confidence under which a ring with no id
     # read gets no owner (on rendered frames: 10 right owners of 1,551 lost, and a
     # wrong one on a wooden board, washed-out stickers, at 0.36)

@@ -226,9 +226,10 @@ class ForegroundModel:
                          ) -> Foreground:
         """``extract`` against a learned board: each pixel compared with the board's own
         at that place, after the light's slow changes since (a gain that varies over
-        the board, a median over 8 x 8 blocks: bases and figures are too small to move
-        it). Darker or lighter than the board, or of another colour, is a piece: a
-        board may be darker or lighter than its pieces, and any colour."""
+        the board: the ratio's mean per 8 x 8 block, then the median of 5 x 5 blocks,
+        which bases and figures are too small to move; it reads 0-2.55). Darker or
+        lighter than the board, or of another colour, is a piece: a board may be darker
+        or lighter than its pieces, and any colour."""
         c = self.cfg
         at, half = box.slices, box.halved().slices
         raw = cv2.divide(gray.astype(np.float32), self._board_gray[at])

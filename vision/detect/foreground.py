@@ -22,6 +22,7 @@ from ..config import VisionConfig
 from ..layout import Layout
 from ..printing.mapart import render_reference
 from ..shrink import double, halve, shrink
+from .ring_fit import lab_of
 from .workarea import Box, WorkArea
 
 
@@ -54,8 +55,7 @@ BLACK_PRINT = 0.1  # reference brightness under which the map prints black
 
 def _lab_ab(bgr: np.ndarray) -> np.ndarray:
     """CIE Lab's (a, b) of a BGR picture, float32: colour apart from brightness."""
-    lab = cv2.cvtColor(bgr.astype(np.float32) * (1 / 255), cv2.COLOR_BGR2Lab)
-    return np.ascontiguousarray(lab[..., 1:])
+    return np.ascontiguousarray(lab_of(bgr)[..., 1:])
 
 
 def saturation(bgr: np.ndarray) -> np.ndarray:

@@ -32,10 +32,10 @@ ANGLES = 60  # samples around the ring (6 per wedge)
 # true edge (where the owner colour stops), fine enough to read the wedges inside it.
 RADII = tuple(np.round(np.arange(0.5, 1.251, 0.05), 3))
 _RADII = np.array(RADII, np.float32)
-# The ring fit reads the wedges in these bands of radii (shares of the sticker's edge),
-# each band its own colour channels. One outer band: figures hide the ring from the
-# inside out (two bands, 0.55-0.72 and 0.72-0.92, read fewer: the inner one is noise).
-FIT_BANDS = ((0.65, 0.92),)
+# The ring fit reads the wedges averaged over this band of radii (shares of the
+# sticker's edge): the outer part, since figures hide the ring from the inside out (two
+# bands side by side, 0.55-0.72 and 0.72-0.92, read fewer: the inner one is noise).
+FIT_BAND = (0.65, 0.92)
 
 
 @dataclass
@@ -227,13 +227,10 @@ class Identifier:
         "plain" ring whose band shows a printed pattern is unreadable, not plain."""
         edge = _edges(dense)
         radii = _RADII
-        lab = lab_of(samples)
-        bands = []
-        for lo, hi in FIT_BANDS:  # each band of radii its own colour channels
-            band = (radii >= lo * edge) & (radii <= hi * edge)  # (rings, radii)
-            bands.append((lab * band[:, :, None, None]).sum(axis=1) / np.maximum(
-                band.sum(axis=1), 1)[:, None, None])
-        fits = self.fitter.fit(np.concatenate(bands, axis=2))
+        band = (radii >= FIT_BAND[0] * edge) & (radii <= FIT_BAND[1] * edge)
+        x = (lab_of(samples) * band[:, :, None, None]).sum(axis=1) / np.maximum(
+            band.sum(axis=1), 1)[:, None, None]
+        fits = self.fitter.fit(x)
         outer_band = (radii >= 0.78 * edge) & (radii <= 0.93 * edge)
         out = []
         for k, ident in enumerate(first):

@@ -9,7 +9,7 @@ alike, and unlike the others.
 
 So this decoder fixes no colour. Each pattern at each rotation says which angles show
 the same symbol; the colours of those angles are averaged (in CIE Lab, over the outer
-band of the sticker, which figures hide least: ``identify.FIT_BANDS``), and the pattern
+band of the sticker, which figures hide least: ``identify.FIT_BAND``), and the pattern
 is scored by how little the samples stray from their symbol's mean (the sum of squared
 errors, wedge borders, where blur mixes neighbours, counting a third). The pattern that
 fits best wins, if its four mean colours look like the four symbols, judged against one
@@ -121,15 +121,12 @@ class RingFitter:
         self._w_all = np.ascontiguousarray(w.sum(axis=2))  # (H, A)
 
     def fit(self, x: np.ndarray) -> list[Fits]:
-        """Every ring's angle means ``x`` (rings, angles, 3 * bands: the Lab of each
-        band of radii) fitted as each player's sticker in turn: one ``Fits`` per
-        player."""
+        """Every ring's angle means ``x`` (rings, angles, 3: Lab) fitted as each
+        player's sticker in turn: one ``Fits`` per player."""
         n_rings = len(x)
         flat = x.transpose(1, 2, 0).reshape(self.angles, -1)  # (A, 3 * rings)
         # One product gives every ring's symbol sums under every hypothesis.
-        channels = x.shape[2]  # Lab of one band of radii, or of several side by side
-        sums = (_by_symbol(self.angles) @ flat).reshape(-1, tags.SYMBOLS, channels,
-                                                        n_rings)
+        sums = (_by_symbol(self.angles) @ flat).reshape(-1, tags.SYMBOLS, 3, n_rings)
         sums = sums.transpose(3, 0, 1, 2)  # (rings, H, S, 3)
         q = (x * x).sum(axis=2) @ self._w_all.T  # (rings, H)
         # Error = sum of squares - sum over symbols of |symbol sum|^2 / symbol weight.
@@ -151,9 +148,7 @@ class RingFitter:
             self._n[best_h][..., None]
         out = []
         for owner in range(len(self.owner_dirs)):
-            # The bands' colours are judged together (their mean).
-            lab = best_means.reshape(*best_means.shape[:3], -1, 3).mean(axis=3)
-            valid = self._looks_right(lab, owner)  # (rings, patterns)
+            valid = self._looks_right(best_means, owner)  # (rings, patterns)
             looks = valid[idx, pattern]
             clear = looks & (((lead >= self.lead) & (explained >= self.explained))
                              | ((lead >= self.clean_lead)

@@ -110,6 +110,13 @@ def test_read_render_refuses_a_damaged_file(tmp_path: Path) -> None:
         webcam.read_render(bad)
 
 
+@pytest.mark.parametrize("text", ["{", "[]", '{"bases": [{"x": 1}]}', '{"bases": 3}'])
+def test_a_damaged_frame_set_is_refused_by_name(tmp_path: Path, text: str) -> None:
+    (tmp_path / "scene-1.json").write_text(text)
+    with pytest.raises(OSError, match=r"scene-1\.json"):
+        frames.load(LAYOUT, tmp_path)
+
+
 # -- the scene ---------------------------------------------------------------------------
 @pytest.mark.parametrize("tilt", [0.0, 20.0, 35.0])
 def test_camera_frames_the_sheet(tilt: float) -> None:

@@ -147,8 +147,11 @@ def load(layout: Layout, folder: Path) -> list[Frame]:
     """A frame set from disk (see the module's docstring)."""
     frames = []
     for meta_path in sorted(folder.glob("*.json")):
-        truth = json.loads(meta_path.read_text())
-        scene = scene_from_truth(layout, truth)
+        try:
+            truth = json.loads(meta_path.read_text())
+            scene = scene_from_truth(layout, truth)
+        except (ValueError, KeyError, TypeError) as e:
+            raise OSError(f"{meta_path}: not a frame's truth ({e})") from e
         for q in sorted(truth.get("webcams", {}), key=int):
             path = folder / f"{meta_path.stem}-q{q}.jpg"
             if not path.exists():

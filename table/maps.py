@@ -84,11 +84,14 @@ def bounds(regions: Sequence[dict[str, Any]]) -> tuple[float, float, float, floa
 
 def layout_document(name: str, game: str, regions: list[dict[str, Any]],
                     base_diameters: Sequence[float], players: dict[str, str],
-                    extra: dict[str, Any] | None = None) -> dict[str, Any]:
+                    extra: dict[str, Any] | None = None,
+                    margin_mm: float = 0.0) -> dict[str, Any]:
     """The whole sheet: the play area (``regions``, anywhere) moved inside a band of
     markers, one at each corner and more along each side at most
-    ``MARKER_SPACING_MM`` apart, so the camera finds the map with several covered."""
-    band = MARKER_MM + 14.0  # a marker and room around it
+    ``MARKER_SPACING_MM`` apart, so the camera finds the map with several covered.
+    ``margin_mm``: more room between the play area and the markers (markers on the
+    table round a thick board stand clear of its edge)."""
+    band = MARKER_MM + 14.0 + 2 * margin_mm  # a marker and room around it
     x0, y0, x1, y1 = bounds(regions)
     dx, dy = EDGE_MM + band - x0, EDGE_MM + band - y0
     moved = [{**r, "polygon": [[round(x + dx, 3), round(y + dy, 3)] for x, y in r["polygon"]]}

@@ -277,16 +277,18 @@ def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
 
 COMMITTED_RENDERS = Path(__file__).resolve().parents[1] / "tests" / "data" / "renders"
 RENDER_QUALITIES = (60, 75, 90, 95)
+RENDER_SIZES = ((1280, 720), (1920, 1080))  # what webcams deliver as MJPEG
 
 
 def bench_rendered(layout: Layout, quick: bool = False, seed: int = 1,
                    scenes: int = 8) -> dict[str, Any]:
     """The second source of frames (issue #17): Blender renders of the printed map, the
     stickers and figures, as webcams deliver them (``vision/photoreal``). Quick: the
-    frames committed under tests/data/renders (tuned on: not held out). Full: ``scenes``
-    scenes without figures and as many with, seeded apart from the committed ones,
-    rendered once into the cache (about 20 s a scene on 2 cores), each at every MJPEG
-    quality. Scored as the synthetic frames are, per (figures, quality)."""
+    frames committed under tests/data/renders (720p, tuned on: not held out). Full:
+    ``scenes`` scenes without figures and as many with, seeded apart from the committed
+    ones, each at 720p and at 1080p, rendered once into the cache (about 20 s a scene
+    at 720p and 50 s at 1080p on 2 cores), each at every MJPEG quality. Scored as the
+    synthetic frames are, per (resolution, figures, quality)."""
     import numpy as np
 
     from vision.detect import Detector
@@ -300,33 +302,37 @@ def bench_rendered(layout: Layout, quick: bool = False, seed: int = 1,
             frame_list = rendered.load(layout, COMMITTED_RENDERS)
         else:
             source = f"rendered now (seeds {seed * 10_000}+, cached)"
-            plan = [random_render_scene(layout, seed * 10_000 + i, figures=False)
-                    for i in range(scenes)]
-            plan += [random_render_scene(layout, seed * 10_000 + 500 + i, figures=True)
-                     for i in range(scenes)]
-            frame_list = list(rendered.film(layout, plan, rendered.render(layout, plan),
-                                            RENDER_QUALITIES, seed))
+            frame_list = []
+            for size in RENDER_SIZES:
+                plan = [random_render_scene(layout, seed * 10_000 + i, figures=False,
+                                            size=size) for i in range(scenes)]
+                plan += [random_render_scene(layout, seed * 10_000 + 500 + i, figures=True,
+                                             size=size) for i in range(scenes)]
+                frame_list += list(rendered.film(layout, plan, rendered.render(layout, plan),
+                                                 RENDER_QUALITIES, seed))
     except (OSError, RuntimeError) as e:
         return {"error": str(e)}
     tallies: dict[str, _VisionTally] = {}
-    goal = {"no figures, MJPEG 75+": _VisionTally(), "figures, MJPEG 75+": _VisionTally()}
-    times: list[float] = []
+    goal: dict[str, _VisionTally] = {}
+    times: dict[str, list[float]] = {}
     for f in frame_list:
         runs = [Detector(layout).detect(f.image) for _ in range(TIMING_RUNS)]
         d = min(runs, key=lambda r: r.timing_ms["total"])
-        times.append(d.timing_ms["total"])
-        key = f"{'figures' if f.figures else 'no figures'}, MJPEG {f.quality}"
-        tallies.setdefault(key, _VisionTally()).add(layout, f.scene, d)
+        res = f"{f.image.shape[0]}p"
+        times.setdefault(res, []).append(d.timing_ms["total"])
+        what = "figures" if f.figures else "no figures"
+        tallies.setdefault(f"{res}, {what}, MJPEG {f.quality}", _VisionTally()).add(
+            layout, f.scene, d)
         if f.quality >= 75:
-            goal[f"{'figures' if f.figures else 'no figures'}, MJPEG 75+"].add(
+            goal.setdefault(f"{res}, {what}, MJPEG 75+", _VisionTally()).add(
                 layout, f.scene, d)
     out["source"] = source
     out["frames"] = len(frame_list)
     out["conditions"] = {k: t.report() for k, t in sorted(tallies.items())}
-    out["goals"] = {k: t.report() for k, t in goal.items()}
+    out["goals"] = {k: t.report() for k, t in sorted(goal.items())}
     out["ms_per_frame_single_image"] = {
-        "median": round(float(np.median(times)), 2) if times else None,
-        "p95": round(float(np.percentile(times, 95)), 2) if times else None}
+        res: {"median": round(float(np.median(ts)), 2),
+              "p95": round(float(np.percentile(ts, 95)), 2)} for res, ts in times.items()}
     return out
 
 

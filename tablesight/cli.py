@@ -199,10 +199,12 @@ def cmd_bench_vision(args: argparse.Namespace) -> int:
     if "error" in rend:
         print("rendered frames:", rend["error"])
     else:
+        medians = ", ".join(f"{res} {t['median']} ms" for res, t in
+                            rend["ms_per_frame_single_image"].items())
         print(f"rendered frames ({rend['source']}, {rend['frames']} frames): "
-              f"single image median {rend['ms_per_frame_single_image']['median']} ms")
+              f"single image median {medians}")
         for name, m in {**rend["conditions"], **rend["goals"]}.items():
-            print(f"  {name:<24} identity {m['identity_accuracy']:.4f} "
+            print(f"  {name:<31} identity {m['identity_accuracy']:.4f} "
                   f"precision {m['identity_precision']:.4f} (wrong ids {m['wrong_ids']}, "
                   f"wrong owners {m['wrong_owners']}) occupancy "
                   f"{m['occupancy_accuracy']:.4f} false occlusion "

@@ -208,7 +208,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             print("no table box found: dice are typed in on the dashboard", file=sys.stderr)
         else:
             box = TableBox(url, resume=session.box_resume())  # no press delivered twice
-    live = LiveTable(session, layout, camera, box)
+    try:
+        live = LiveTable(session, layout, camera, box)
+    except LayoutError as e:  # the layout's learned board cannot be read
+        raise UsageError(str(e)) from None
     if args.board:
         from .vision_cli import use_board_file
 

@@ -25,6 +25,18 @@ def load_layout(path: str | None, game: str | None = None):  # -> Layout
         raise UsageError(str(exc)) from None
 
 
+def make_detector(layout, cfg=None):  # -> vision.detect.Detector
+    """A detector for ``layout``; a learned board it names that cannot be used is a
+    usage error, said in one line."""
+    from vision.detect import Detector
+    from vision.layout import LayoutError
+
+    try:
+        return Detector(layout, cfg)
+    except LayoutError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def load_config(path: str | None):  # -> VisionConfig
     from vision.config import VisionConfig
 
@@ -84,12 +96,11 @@ def cmd_vision_detect(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.annotate import annotate
-    from vision.detect import Detector
 
     layout = load_layout(args.layout)
     cfg = load_config(args.config)
     frame = _read_image(args.image)
-    detector = Detector(layout, cfg)
+    detector = make_detector(layout, cfg)
     if args.board:
         use_board_file(detector, args.board)
     det = detector.detect(frame)
@@ -136,12 +147,26 @@ def use_board_file(detector, path: str) -> None:  # detector: vision.detect.Dete
 
 
 def cmd_vision_learn_board(args: argparse.Namespace) -> int:
-    """A board the project did not print: learn its look from a photo of it empty."""
+    """A board the project did not print: learn its look from a photo of it empty, and
+    (``--layout-out``) write a layout that names it, with the markers' height."""
+    import math
+    from dataclasses import replace
+
     import cv2
 
     from vision.detect import Detector
+    from vision.layout import MAX_MARKER_HEIGHT_MM, Board
 
     layout = load_layout(args.layout)
+    if args.marker_height is not None:
+        if not math.isfinite(args.marker_height) or \
+                abs(args.marker_height) > MAX_MARKER_HEIGHT_MM:
+            raise UsageError(f"--marker-height is mm over the board (negative: below it), "
+                             f"within {MAX_MARKER_HEIGHT_MM:.0f}; not {args.marker_height}")
+        layout = replace(layout, markers=tuple(replace(m, height=args.marker_height)
+                                               for m in layout.markers))
+    # Learned afresh: a layout naming an older picture must not compare with it.
+    layout = replace(layout, board=Board())
     frame = _read_image(args.image)
     try:
         board = Detector(layout, load_config(args.config)).learn_board(frame)
@@ -150,7 +175,17 @@ def cmd_vision_learn_board(args: argparse.Namespace) -> int:
     if not cv2.imwrite(args.out, board):
         raise UsageError(f"{args.out}: cannot write a PNG there")
     print(f"{args.out}: the empty board as the camera sees it ({board.shape[1]}x"
-          f"{board.shape[0]} px, 1 px per mm); give it to 'vision detect --board'")
+          f"{board.shape[0]} px, 1 px per mm)")
+    if args.layout_out:
+        learned = replace(layout, board=Board("learned", Path(args.out).resolve()))
+        try:
+            learned.save(args.layout_out)
+        except OSError as e:
+            raise UsageError(f"{args.layout_out}: cannot write the layout there ({e})") from None
+        print(f"{args.layout_out}: the layout naming it; give it to --layout")
+    else:
+        print("give it to 'vision detect --board', or write a layout naming it with "
+              "--layout-out")
     return 0
 
 
@@ -161,7 +196,6 @@ def cmd_vision_live(args: argparse.Namespace) -> int:
 
     from vision.annotate import annotate
     from vision.camera import CameraError, open_source
-    from vision.detect import Detector
     from vision.stabilizer import Stabilizer
 
     layout = load_layout(args.layout)
@@ -170,7 +204,7 @@ def cmd_vision_live(args: argparse.Namespace) -> int:
         source = open_source(args.camera)
     except CameraError as exc:
         raise UsageError(str(exc)) from None
-    det = Detector(layout, cfg)
+    det = make_detector(layout, cfg)
     if args.board:
         use_board_file(det, args.board)
     stab = Stabilizer(cfg.stable_frames, cfg.static_occlusion_frames)
@@ -363,6 +397,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     vb.add_argument("image")
     vb.add_argument("--out", default="board.png")
     vb.add_argument("--layout")
+    vb.add_argument("--layout-out", help="write a layout (tablesight-layout/2) naming the "
+                    "learned board, for --layout")
+    vb.add_argument("--marker-height", type=float, metavar="MM",
+                    help="the markers' height over the board's surface (negative: below "
+                    "it, e.g. -20 for markers on the table beside a 20 mm board)")
     vb.add_argument("--config", help="vision thresholds JSON")
     vb.set_defaults(func=cmd_vision_learn_board)
     vr = vis.add_parser("render", help="physically based frames (Blender Cycles, then a "

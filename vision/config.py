@@ -19,6 +19,9 @@ class VisionConfig:
     # (whichever is larger: 6 px at 720p, 20 px at 12 MP: the same angle)
     refine_corners_above_px: float = 1.0  # a fit worse than this re-measures the corners
     # at the markers' edges (blurred or large frames; see detect/marker_edges.py)
+    # markers off the board's plane (the layout's marker heights): the camera's field of
+    # view across the image, when a view straight down cannot tell it (detect/pose.py)
+    camera_hfov_deg: float = 70.0
     half_search_min_px: int = 600  # frames at least this tall search markers at half size first
     full_detect_every: int = 30  # frames between full-frame marker searches when tracking
     bump_px: float = 3.0  # marker displacement that means the map (or camera) moved

@@ -1,10 +1,12 @@
 """Layouts: what the detector knows about a printed map, in millimetres.
 
-A layout is JSON (``tablesight-layout/1``, documented in ``docs/vision/layout.md``):
-the fiducial markers (dictionary, ids, corner positions), named regions (cells and
-off-map zones as polygons, with their roles), the expected base diameters and the
-players' colours. Nothing in it is specific to a 5x5 grid: hexes or free polygons are
-regions like any other, so other maps and games reuse the detector with a new file.
+A layout is JSON (``tablesight-layout/2``, documented in ``docs/vision/layout.md``; the
+first version is still read): the fiducial markers (dictionary, ids, corner positions,
+and their height over the board when they do not lie on it), named regions (cells and
+off-map zones as polygons, with their roles), the board (printed from this layout, or
+learned from a photo of it empty), the expected base diameters and the players'
+colours. Nothing in it is specific to a 5x5 grid: hexes or free polygons are regions
+like any other, so other maps and games reuse the detector with a new file.
 
 Coordinates: x to the right, y down, origin at the sheet's top-left corner, as the sheet
 is seen by a person standing at p1's edge (the bottom edge).
@@ -21,7 +23,12 @@ import numpy as np
 
 from .tags import FAMILY as TAG_FAMILY
 
-LAYOUT_FORMAT = "tablesight-layout/1"
+LAYOUT_FORMAT = "tablesight-layout/2"
+# Documents are written in the oldest version that holds what they say, so a printed
+# map's file stays readable by tools that know only the first.
+LAYOUT_FORMATS = ("tablesight-layout/1", LAYOUT_FORMAT)
+BOARD_LOOKS = ("printed", "learned")
+MAX_MARKER_HEIGHT_MM = 500.0  # a marker further off the board than this is a typo
 
 
 class LayoutError(ValueError):
@@ -32,6 +39,9 @@ class LayoutError(ValueError):
 class Marker:
     id: int
     corners: tuple[tuple[float, float], ...]  # TL, TR, BR, BL (the detector's order)
+    # mm above the board's playing surface (toward the camera); negative: below it, as
+    # for a marker on the table beside a thick board. 0: printed on the board.
+    height: float = 0.0
 
     @property
     def center(self) -> tuple[float, float]:
@@ -73,6 +83,28 @@ class Region:
 
 
 @dataclass(frozen=True)
+class Board:
+    """What the board looks like: ``printed`` from this layout (light paper, the
+    regions' outlines), or ``learned`` from a photo of it empty (any art, wood, mat),
+    kept as ``picture`` (the work area from above, 1 px per mm, as
+    ``tablesight vision learn-board`` writes it)."""
+
+    look: str = "printed"
+    picture: Path | None = None  # absolute once loaded from a file
+
+    def to_dict(self, relative_to: Path | None = None) -> dict[str, Any]:
+        if self.look == "printed" or self.picture is None:
+            return {"look": self.look}
+        pic = self.picture
+        if relative_to is not None:
+            try:
+                pic = pic.resolve().relative_to(relative_to.resolve())
+            except ValueError:
+                pass  # elsewhere: kept absolute
+        return {"look": self.look, "picture": pic.as_posix()}
+
+
+@dataclass(frozen=True)
 class Layout:
     name: str
     game: str
@@ -83,6 +115,7 @@ class Layout:
     base_diameters: tuple[float, float]  # smallest and largest, mm
     players: dict[str, str]  # player -> colour "#rrggbb"
     tag_family: str = TAG_FAMILY
+    board: Board = field(default_factory=Board)
     raw: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     # -- access -----------------------------------------------------------------------
@@ -100,21 +133,38 @@ class Layout:
     def marker_points(self) -> dict[int, np.ndarray]:
         return {m.id: np.array(m.corners, dtype=np.float32) for m in self.markers}
 
+    @property
+    def markers_on_board(self) -> bool:
+        """Whether every marker lies in the board's plane (then one homography maps
+        the markers and the board alike)."""
+        return all(m.height == 0 for m in self.markers)
+
+    @property
+    def format(self) -> str:
+        """The oldest format version that holds this layout."""
+        if self.markers_on_board and self.board.look == "printed":
+            return LAYOUT_FORMATS[0]
+        return LAYOUT_FORMAT
+
     def player_bgr(self, player: str) -> tuple[int, int, int]:
         h = self.players[player].lstrip("#")
         r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
         return b, g, r
 
     # -- (de)serialisation ------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": LAYOUT_FORMAT,
+    def to_dict(self, relative_to: Path | None = None) -> dict[str, Any]:
+        """The document; ``relative_to``: the folder it will be saved in (a learned
+        board's picture is then named relative to it)."""
+        version = self.format
+        out = {
+            "format": version,
             "name": self.name,
             "game": self.game,
             "units": "mm",
             "sheet": {"width": self.sheet[0], "height": self.sheet[1]},
             "markers": {"dictionary": self.dictionary,
-                        "items": [{"id": m.id, "corners": [list(c) for c in m.corners]}
+                        "items": [{"id": m.id, "corners": [list(c) for c in m.corners],
+                                   **({"height": m.height} if m.height else {})}
                                   for m in self.markers]},
             "regions": [{"name": r.name, "role": r.role,
                          "polygon": [list(p) for p in r.polygon],
@@ -125,19 +175,27 @@ class Layout:
             "players": {p: {"color": c} for p, c in self.players.items()},
             "tags": {"family": self.tag_family},
         }
+        if version != LAYOUT_FORMATS[0]:
+            out["board"] = self.board.to_dict(relative_to)
+        return out
 
     @classmethod
-    def from_dict(cls, d: object) -> Layout:
+    def from_dict(cls, d: object, folder: Path | None = None) -> Layout:
+        """A layout from its document; ``folder``: where the document lies (a learned
+        board's picture is named relative to it)."""
         if not isinstance(d, dict):
             raise LayoutError("a layout is a JSON object")
-        if d.get("format") != LAYOUT_FORMAT:
-            raise LayoutError(f"layout format must be {LAYOUT_FORMAT!r}, got {d.get('format')!r}")
+        version = d.get("format")
+        if version not in LAYOUT_FORMATS:
+            raise LayoutError(f"layout format must be one of {', '.join(LAYOUT_FORMATS)}, "
+                              f"got {version!r}")
         try:
             sheet = (float(d["sheet"]["width"]), float(d["sheet"]["height"]))
             md = d["markers"]
             dictionary = str(md["dictionary"])
             markers = tuple(
-                Marker(int(m["id"]), tuple((float(x), float(y)) for x, y in m["corners"]))
+                Marker(int(m["id"]), tuple((float(x), float(y)) for x, y in m["corners"]),
+                       float(m.get("height", 0.0)) if version != LAYOUT_FORMATS[0] else 0.0)
                 for m in md["items"])
             regions = tuple(
                 Region(str(r["name"]), str(r["role"]),
@@ -157,6 +215,11 @@ class Layout:
             raise LayoutError("every marker needs exactly four corners")
         if len({m.id for m in markers}) != len(markers):
             raise LayoutError("marker ids must be unique")
+        if not all(np.isfinite([c for m in markers for xy in m.corners for c in xy])) \
+                or not all(abs(m.height) <= MAX_MARKER_HEIGHT_MM for m in markers):
+            raise LayoutError("marker corners must be finite and marker heights within "
+                              f"{MAX_MARKER_HEIGHT_MM:.0f} mm of the board")
+        board = _board(d.get("board") if version != LAYOUT_FORMATS[0] else None, folder)
         if any(len(r.polygon) < 3 for r in regions):
             raise LayoutError("every region needs a polygon of at least three points")
         if not hasattr(__import__("cv2").aruco, dictionary):
@@ -166,7 +229,7 @@ class Layout:
             raise LayoutError(f"layout's stickers are of family {family!r}; this detector "
                               f"reads {TAG_FAMILY!r} (print the map and stickers again)")
         return cls(str(d.get("name", "unnamed")), str(d.get("game", "")), sheet, dictionary,
-                   markers, regions, base, players, family, d)
+                   markers, regions, base, players, family, board, d)
 
     @classmethod
     def load(cls, path: str | Path) -> Layout:
@@ -174,10 +237,35 @@ class Layout:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise LayoutError(f"cannot read layout {path}: {exc}") from None
-        return cls.from_dict(data)
+        layout = cls.from_dict(data, Path(path).parent)
+        pic = layout.board.picture
+        if pic is not None and not pic.is_file():
+            raise LayoutError(f"layout {path} names the learned board {pic}, which is not "
+                              "there (learn it again: tablesight vision learn-board)")
+        return layout
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+        path = Path(path)
+        path.write_text(json.dumps(self.to_dict(path.parent), indent=1) + "\n",
+                        encoding="utf-8")
+
+
+def _board(d: object, folder: Path | None) -> Board:
+    if d is None:
+        return Board()
+    if not isinstance(d, dict) or d.get("look", "printed") not in BOARD_LOOKS:
+        raise LayoutError(f"layout's board must be an object whose look is one of "
+                          f"{', '.join(BOARD_LOOKS)}")
+    if d.get("look", "printed") == "printed":
+        return Board()
+    pic = d.get("picture")
+    if not isinstance(pic, str) or not pic.strip():
+        raise LayoutError("a learned board names its picture (the file "
+                          "'tablesight vision learn-board' wrote)")
+    path = Path(pic)
+    if not path.is_absolute() and folder is not None:
+        path = folder / path
+    return Board("learned", path)
 
 
 # -- a game's map -------------------------------------------------------------------

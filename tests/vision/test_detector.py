@@ -310,6 +310,41 @@ def test_cli_learn_board_then_detect_against_it(layout, renderer, tmp_path):
     assert r.returncode == 2 and "empty board's picture" in r.stderr
 
 
+def test_cli_learn_board_writes_a_layout_naming_it(layout, renderer, tmp_path):
+    """--layout-out: a tablesight-layout/2 file naming the learned picture (and the
+    markers' stated height), which 'vision detect --layout' then uses on its own."""
+    empty = tmp_path / "empty.jpg"
+    cv2.imwrite(str(empty), renderer.render(random_scene(layout, np.random.default_rng(4), 0),
+                                            Conditions(), (1280, 720), seed=4))
+    scene = random_scene(layout, np.random.default_rng(4), 10, figures=False)
+    img = tmp_path / "frame.jpg"
+    cv2.imwrite(str(img), renderer.render(scene, Conditions(), (1280, 720), seed=4))
+    (tmp_path / "table").mkdir()
+    board, lay = tmp_path / "table" / "board.png", tmp_path / "table" / "board.layout.json"
+    r = run_cli("vision", "learn-board", str(empty), "--out", str(board),
+                "--layout-out", str(lay), "--marker-height", "0")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(lay.read_text())
+    assert doc["format"] == "tablesight-layout/2"
+    assert doc["board"] == {"look": "learned", "picture": "board.png"}
+    r = run_cli("vision", "detect", str(img), "--layout", str(lay), "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert sum(len(v) for kind in ("cells", "zones") for v in out[kind].values()) == \
+        len(scene.bases)
+    # The picture gone, or damaged: one line, naming it.
+    board.write_bytes(b"\x89PNG broken")
+    r = run_cli("vision", "detect", str(img), "--layout", str(lay))
+    assert r.returncode == 2 and "board.png" in r.stderr and "Traceback" not in r.stderr
+    board.unlink()
+    r = run_cli("vision", "detect", str(img), "--layout", str(lay))
+    assert r.returncode == 2 and "which is not there" in r.stderr
+    for bad in ("1e9", "nan"):
+        r = run_cli("vision", "learn-board", str(empty), "--out", str(board),
+                    "--marker-height", bad)
+        assert r.returncode == 2 and "--marker-height" in r.stderr
+
+
 @pytest.mark.parametrize("cond,size,advice", [
     (Conditions(), (1280, 720), "quarter turn"),  # the long side along the short one
     (Conditions(yaw_deg=90), (1280, 720), None),  # turned: nothing to say

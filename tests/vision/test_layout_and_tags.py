@@ -55,6 +55,64 @@ def test_layout_round_trip_and_errors(layout, tmp_path):
         Layout.load(tmp_path / "missing.json")
 
 
+def test_a_printed_map_is_written_in_the_first_format(layout):
+    """Tools that know only tablesight-layout/1 still read every printed map."""
+    assert layout.to_dict()["format"] == "tablesight-layout/1"
+    assert "board" not in layout.to_dict()
+
+
+def test_layout_2_names_a_learned_board_and_marker_heights(layout, tmp_path):
+    from dataclasses import replace
+
+    from vision.layout import Board
+
+    (tmp_path / "boards").mkdir()
+    picture = tmp_path / "boards" / "oak.png"
+    picture.write_bytes(b"not read here")
+    lifted = replace(layout, board=Board("learned", picture),
+                     markers=tuple(replace(m, height=-20.0) for m in layout.markers))
+    path = tmp_path / "oak.layout.json"
+    lifted.save(path)
+    data = json.loads(path.read_text())
+    assert data["format"] == "tablesight-layout/2"
+    # Named relative to the layout, so the folder can move as a whole.
+    assert data["board"] == {"look": "learned", "picture": "boards/oak.png"}
+    assert {m["height"] for m in data["markers"]["items"]} == {-20.0}
+    again = Layout.load(path)
+    assert again.board.picture == picture and not again.markers_on_board
+    assert [m.height for m in again.markers] == [-20.0] * len(layout.markers)
+    # A version-1 document cannot say heights: any it carries are not believed.
+    old = {**data, "format": "tablesight-layout/1"}
+    assert Layout.from_dict(old).markers_on_board
+    assert Layout.from_dict(old).board == Board()
+    picture.unlink()
+    with pytest.raises(LayoutError, match=r"oak\.png, which is not there"):
+        Layout.load(path)
+
+
+@pytest.mark.parametrize("change, needle", [
+    ({"board": {"look": "carved"}}, "look is one of"),
+    ({"board": "oak.png"}, "look is one of"),
+    ({"board": {"look": "learned"}}, "names its picture"),
+    ({"board": {"look": "learned", "picture": 7}}, "names its picture"),
+    ({"markers": "height"}, "malformed"),
+])
+def test_layout_2_refuses_what_it_cannot_use(layout, change, needle):
+    data = {**layout.to_dict(), "format": "tablesight-layout/2", **change}
+    with pytest.raises(LayoutError, match=needle):
+        Layout.from_dict(data)
+
+
+@pytest.mark.parametrize("height", [1e9, float("nan"), float("inf"), "high"])
+def test_a_marker_height_out_of_reason_is_refused(layout, height):
+    data = {**layout.to_dict(), "format": "tablesight-layout/2"}
+    items = [dict(m) for m in data["markers"]["items"]]
+    items[0]["height"] = height
+    data["markers"] = {**data["markers"], "items": items}
+    with pytest.raises(LayoutError, match=r"height|malformed"):
+        Layout.from_dict(data)
+
+
 def test_codebook_properties():
     """The properties the stored patterns were chosen for (see ``vision/tags.py``)."""
     words = tags.CODEWORDS

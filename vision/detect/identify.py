@@ -47,16 +47,18 @@ class Identity:
     tag_confidence: float
 
 
-def _white_points(layout: Layout) -> np.ndarray:
-    """Points (mm) printed white on any board: each marker's white cells, and the margin
-    half a cell round it (the marker's quiet zone)."""
+def _white_points(layout: Layout) -> dict[float, np.ndarray]:
+    """Points (mm) printed white on any board, by the height of the marker they belong
+    to: each marker's white cells, and the margin half a cell round it (the marker's
+    quiet zone)."""
     aruco = cv2.aruco
     try:
         dictionary = aruco.getPredefinedDictionary(getattr(aruco, layout.dictionary))
     except (AttributeError, cv2.error):
-        return np.zeros((0, 2), np.float32)
-    out = []
+        return {}
+    by_height: dict[float, list[tuple[float, float]]] = {}
     for m in layout.markers:
+        out = by_height.setdefault(m.height, [])
         cells = dictionary.markerSize + 2
         bits = aruco.generateImageMarker(dictionary, m.id, cells, borderBits=1)
         (x0, y0), (x1, y1) = np.min(m.corners, axis=0), np.max(m.corners, axis=0)
@@ -69,7 +71,7 @@ def _white_points(layout: Layout) -> np.ndarray:
             t = (k + 0.5) / cells
             out += [(x0 + t * (x1 - x0), y0 - step_y / 2), (x0 + t * (x1 - x0), y1 + step_y / 2),
                     (x0 - step_x / 2, y0 + t * (y1 - y0)), (x1 + step_x / 2, y0 + t * (y1 - y0))]
-    return np.array(out, np.float32)
+    return {z: np.array(pts, np.float32) for z, pts in by_height.items()}
 
 
 def _colour_arc(dense: np.ndarray, band: np.ndarray, cls: int) -> int:
@@ -167,9 +169,11 @@ class Identifier:
         return out
 
     def identify_many(self, frame: np.ndarray, homography: np.ndarray,
-                      discs: list[tuple[float, float, float, float]]) -> list[Identity]:
+                      discs: list[tuple[float, float, float, float]],
+                      marker_maps: dict[float, np.ndarray] | None = None) -> list[Identity]:
         """Every base at once: (x mm, y mm, radius mm, paper brightness) each. One
-        projection and one remap for all of them keeps this stage cheap."""
+        projection and one remap for all of them keeps this stage cheap.
+        ``marker_maps``: the homographies of markers off the board (``MapFix``)."""
         if not discs:
             return []
         n = len(discs)
@@ -179,7 +183,7 @@ class Identifier:
         img = img.reshape(n * len(RADII), ANGLES, 2).astype(np.float32)
         samples = cv2.remap(frame, img[..., 0], img[..., 1], cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)
-        samples = self._balanced(frame, homography, samples)
+        samples = self._balanced(frame, homography, samples, marker_maps or {})
         papers = np.repeat(arr[:, 3], len(RADII))
         shape = (n, len(RADII), ANGLES)
         value, sat, hue = (m.reshape(shape) for m in self._measure(samples, papers))
@@ -190,17 +194,19 @@ class Identifier:
             return first
         return self._refit(samples.reshape(n, len(RADII), ANGLES, 3), dense, first)
 
-    def _balanced(self, frame: np.ndarray, homography: np.ndarray,
-                  samples: np.ndarray) -> np.ndarray:
+    def _balanced(self, frame: np.ndarray, homography: np.ndarray, samples: np.ndarray,
+                  marker_maps: dict[float, np.ndarray]) -> np.ndarray:
         """``samples`` white-balanced by the markers' white (their white cells and the
         white margin round them are printed white on any board): a camera's white
         balance misses on a board of one strong colour (an orange wooden board turned
         orange stickers green), and the players' colours are told by hue."""
-        if not len(self.white_mm):
+        if not self.white_mm:
             return samples
-        pts = cv2.perspectiveTransform(self.white_mm.reshape(-1, 1, 2), homography)
+        xy = np.concatenate([
+            cv2.perspectiveTransform(pts.reshape(-1, 1, 2),
+                                     marker_maps.get(z, homography)).reshape(-1, 2)
+            for z, pts in self.white_mm.items()])
         h, w = frame.shape[:2]
-        xy = pts.reshape(-1, 2)
         inside = (xy[:, 0] >= 0) & (xy[:, 0] < w - 1) & (xy[:, 1] >= 0) & (xy[:, 1] < h - 1)
         if inside.sum() < 20:
             return samples

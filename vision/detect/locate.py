@@ -6,11 +6,14 @@ locator tracks it: it looks for markers only in small windows around where they 
 packed into one mosaic image, and searches the whole frame again every
 ``full_detect_every`` frames or when tracking loses too many markers. A homography
 that moves the markers by more than ``bump_px`` means the map (or the camera) moved.
+Markers the layout puts off the board's plane (on the table beside a thick board) are
+fitted through the camera's pose instead (``pose.py``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -18,7 +21,7 @@ import numpy as np
 from ..config import VisionConfig
 from ..layout import Layout
 from ..shrink import shrink
-from . import marker_edges
+from . import marker_edges, pose
 
 
 @dataclass
@@ -30,6 +33,21 @@ class MapFix:
     moved: bool = False  # differs from the previous fix: bumped map or camera
     from_memory: bool = False  # too few markers this frame; last good fix reused
     mode: str = "full"  # "full" or "track"
+    # Markers off the board's plane: height (mm) -> that plane's homography; None when
+    # every marker lies on the board (``homography`` maps them too).
+    marker_maps: dict[float, np.ndarray] | None = None
+
+    def marker_map(self, height: float) -> np.ndarray | None:
+        """The homography that maps a marker ``height`` mm over the board."""
+        if self.marker_maps is None or not height:
+            return self.homography
+        return self.marker_maps.get(height, self.homography)
+
+
+class _Fit(NamedTuple):
+    homography: np.ndarray | None  # board mm -> image px
+    err: float | None  # RMS corner error, px
+    maps: dict[float, np.ndarray] | None = None  # MapFix.marker_maps
 
 
 _SUBPIX_STOP = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
@@ -58,10 +76,12 @@ class MapLocator:
         half.adaptiveThreshWinSizeMin = half.adaptiveThreshWinSizeMax = 7
         self.half_detector = aruco.ArucoDetector(dictionary, half)
         self.points = layout.marker_points()
+        self.heights = {m.id: m.height for m in layout.markers}
+        self._focal: float | None = None  # px, once a pose has been solved
         self.last: MapFix | None = None
         self.since_full = 0
         self._patches: list[tuple[int, int, int, int, np.ndarray]] = []
-        self._patch_source: tuple[np.ndarray, np.ndarray, list[int]] | None = None
+        self._patch_source: tuple[np.ndarray, MapFix, list[int]] | None = None
 
     # -- marker search ----------------------------------------------------------------
     def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
@@ -102,12 +122,17 @@ class MapLocator:
                     out[int(i)] = c.reshape(4, 2)
         return out
 
-    def _track(self, gray: np.ndarray, h: np.ndarray) -> dict[int, np.ndarray]:
+    def _project(self, mid: int, fix: MapFix) -> np.ndarray:
+        """Where marker ``mid``'s corners fall in the image under ``fix`` (4 x 2)."""
+        h = fix.marker_map(self.heights.get(mid, 0.0))
+        return cv2.perspectiveTransform(
+            self.points[mid].reshape(-1, 1, 2).astype(np.float64), h).reshape(4, 2)
+
+    def _track(self, gray: np.ndarray, last: MapFix) -> dict[int, np.ndarray]:
         """Search windows around each marker's last position, as one mosaic image."""
         boxes = []
-        for mid, pts in self.points.items():
-            proj = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), h)
-            proj = proj.reshape(4, 2)
+        for mid in self.points:
+            proj = self._project(mid, last)
             x0, y0 = proj.min(axis=0)
             x1, y1 = proj.max(axis=0)
             pad = max(x1 - x0, y1 - y0) * 0.6 + 4
@@ -148,36 +173,66 @@ class MapLocator:
         w, h = self.layout.sheet
         return float(cv2.contourArea(hull)) / (w * h)
 
-    def _fit_measured(self, gray: np.ndarray, seen: dict[int, np.ndarray]
-                      ) -> tuple[np.ndarray | None, float | None, dict[int, np.ndarray]]:
+    def _fit_measured(self, gray: np.ndarray, seen: dict[int, np.ndarray], search: bool
+                      ) -> tuple[_Fit, dict[int, np.ndarray]]:
         """The homography from the markers' corners; when it fits loosely (a blurred or
         very large frame, where ArUco's thresholded corners sit inside the printed
         squares), the corners are measured again at the squares' edges and it is fitted
-        anew. Sharp frames fit well at once and pay nothing for this."""
+        anew. Sharp frames fit well at once and pay nothing for this. ``search``: a
+        camera pose (markers off the board) looks for its focal length again."""
         limit = max(self.cfg.max_reprojection_px,
                     self.cfg.max_reprojection_share * float(np.hypot(*gray.shape[:2])))
-        h, err = self._fit(seen, limit)
-        if err is not None and err > self.cfg.refine_corners_above_px:
+        size = (gray.shape[1], gray.shape[0])
+        fit = self._fit(seen, limit, size, search)
+        if fit.err is not None and fit.err > self.cfg.refine_corners_above_px:
             better = {i: marker_edges.refine(gray, c) for i, c in seen.items()}
-            h2, err2 = self._fit(better, limit)
-            if err2 is not None and err2 < err:
-                return h2, err2, better
-        return h, err, seen
+            fit2 = self._fit(better, limit, size, search)
+            if fit2.err is not None and fit2.err < fit.err:
+                return fit2, better
+        return fit, seen
 
-    def _fit(self, seen: dict[int, np.ndarray],
-             limit: float) -> tuple[np.ndarray | None, float | None]:
+    def _fit(self, seen: dict[int, np.ndarray], limit: float, size: tuple[int, int],
+             search: bool = True) -> _Fit:
         if len(seen) < self.cfg.min_markers or self._spread(seen) < self.cfg.min_marker_spread:
-            return None, None
+            return _Fit(None, None)
+        if not self.layout.markers_on_board:
+            return self._fit_pose(seen, limit, size, search)
         src = np.concatenate([self.points[i] for i in seen]).astype(np.float64)
         dst = np.concatenate([seen[i] for i in seen]).astype(np.float64)
         h, _ = cv2.findHomography(src, dst, cv2.RANSAC, self.cfg.ransac_px)
         if h is None:
-            return None, None
+            return _Fit(None, None)
         proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
         err = float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
         if err > limit:
-            return None, err
-        return h, err
+            return _Fit(None, err)
+        return _Fit(h, err)
+
+    def _fit_pose(self, seen: dict[int, np.ndarray], limit: float, size: tuple[int, int],
+                  search: bool) -> _Fit:
+        """The board's homography through the camera's pose (markers off its plane). A
+        marker that fits far worse than the others (found wrong, or moved) is left out
+        once, as RANSAC leaves out stray corners on a flat board."""
+        focal = None if search or self._focal is None else self._focal
+        found = pose.solve(self.points, self.heights, seen, size, self.cfg.camera_hfov_deg,
+                           focal)
+        if found is None:
+            return _Fit(None, None)
+        errs = pose.marker_errors(found, self.points, self.heights, seen)
+        worst = max(errs, key=lambda i: errs[i])
+        typical = float(np.median(list(errs.values())))
+        if len(seen) > self.cfg.min_markers and errs[worst] > max(3 * typical,
+                                                                  self.cfg.ransac_px):
+            rest = {i: c for i, c in seen.items() if i != worst}
+            again = pose.solve(self.points, self.heights, rest, size,
+                               self.cfg.camera_hfov_deg, focal)
+            if again is not None:
+                found = again
+        if found.rms_px > limit:
+            return _Fit(None, found.rms_px)
+        self._focal = float(found.k[0, 0])
+        maps = {z: found.plane_map(z) for z in set(self.heights.values())}
+        return _Fit(maps[0.0] if 0.0 in maps else found.plane_map(0.0), found.rms_px, maps)
 
     def _displacement(self, a: np.ndarray, b: np.ndarray) -> float:
         pts = np.concatenate(list(self.points.values())).reshape(-1, 1, 2).astype(np.float64)
@@ -185,20 +240,19 @@ class MapLocator:
         pb = cv2.perspectiveTransform(pts, b)
         return float(np.max(np.linalg.norm(pa - pb, axis=2)))
 
-    def _remember_patches(self, gray: np.ndarray, h: np.ndarray, seen: dict) -> None:
+    def _remember_patches(self, gray: np.ndarray, fix: MapFix, seen: dict) -> None:
         """Keep the pixels of each seen marker, to check cheaply that nothing moved. They
         are cut out when the next frame asks (a single image never does): until then
         the frame's grey image is kept, which nothing writes to."""
-        self._patch_source = (gray, h, list(seen))
+        self._patch_source = (gray, fix, list(seen))
         self._patches = []
 
     def _cut_patches(self) -> list[tuple[int, int, int, int, np.ndarray]]:
         if self._patch_source is not None:
-            gray, h, seen = self._patch_source
+            gray, fix, seen = self._patch_source
             self._patch_source = None
             for mid in seen:
-                proj = cv2.perspectiveTransform(
-                    self.points[mid].reshape(-1, 1, 2).astype(np.float64), h).reshape(4, 2)
+                proj = self._project(mid, fix)
                 x0, y0 = np.floor(proj.min(axis=0)).astype(int)
                 x1, y1 = np.ceil(proj.max(axis=0)).astype(int)
                 x0, y0 = max(0, x0), max(0, y0)
@@ -226,21 +280,22 @@ class MapLocator:
         if tracking and last is not None and not last.from_memory and self._still(gray):
             self.since_full += 1
             return MapFix(True, last.homography, last.markers_seen, last.reprojection_px,
-                          mode="still")
+                          mode="still", marker_maps=last.marker_maps)
         if last is not None and self.since_full < self.cfg.full_detect_every:
-            seen = self._track(gray, last.homography)  # type: ignore[arg-type]
+            seen = self._track(gray, last)
             mode = "track"
             if len(seen) < max(self.cfg.min_markers, len(last.markers_seen) // 2):
                 seen, mode = self._detect(gray), "full"
         else:
             seen = self._detect(gray)
         self.since_full = 0 if mode == "full" else self.since_full + 1
-        h, err, seen = self._fit_measured(gray, seen)
+        fit, seen = self._fit_measured(gray, seen, search=mode == "full")
+        h, err, maps = fit
         if h is None:
             if last is not None:
                 # Markers covered (hands) or a bad frame: keep the last good fix.
                 fix = MapFix(True, last.homography, sorted(seen), last.reprojection_px,
-                             from_memory=True, mode=mode)
+                             from_memory=True, mode=mode, marker_maps=last.marker_maps)
                 return fix
             fix = MapFix(False, None, sorted(seen), err, mode=mode)
             self.last = fix
@@ -248,12 +303,13 @@ class MapLocator:
         moved = last is not None and self._displacement(h, last.homography) > self.cfg.bump_px
         if last is not None and not moved:
             # Small jitter: keep the old homography so the rectified image stays still.
-            h = last.homography
-        fix = MapFix(True, h, sorted(seen), err, moved=moved, mode=mode)
+            h, maps = last.homography, last.marker_maps
+        fix = MapFix(True, h, sorted(seen), err, moved=moved, mode=mode, marker_maps=maps)
         self.last = fix
-        self._remember_patches(gray, h, seen)
+        self._remember_patches(gray, fix, seen)
         return fix
 
     def reset(self) -> None:
         self.last = None
         self.since_full = 0
+        self._focal = None

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from ..config import VisionConfig
-from ..layout import Layout, Region
+from ..layout import Layout, LayoutError, Region
 from ..shrink import shrink
 from .bases import BaseCandidate, BaseFinder
 from .foreground import Foreground, ForegroundModel
@@ -139,6 +139,15 @@ class Detector:
         self._disc_px = int(np.ceil(layout.base_diameters[1] / 2 * 1.2 * area.scale))
         self._sheet_from_px = np.linalg.inv(area.px_to_sheet())
         self._worked: _Worked | None = None
+        if layout.board.picture is not None:  # the layout names a learned board
+            board = cv2.imread(str(layout.board.picture), cv2.IMREAD_COLOR)
+            if board is None:
+                raise LayoutError(f"{layout.board.picture}: the layout's learned board is "
+                                  "not a picture OpenCV can read")
+            try:
+                self.use_board(board)
+            except ValueError as e:
+                raise LayoutError(f"{layout.board.picture}: {e}") from None
 
     def learn_board(self, empty: np.ndarray) -> np.ndarray:
         """Learn the board's own look from a frame of it empty (issue #17): any art,
@@ -284,8 +293,8 @@ class Detector:
             kept.append((c, region, x_mm, y_mm, c.radius / fg.scale, paper))
         new = [k for k in kept if (k[0].x, k[0].y) not in known]
         read = dict(zip(((c.x, c.y) for c, *_ in new), self.identifier.identify_many(
-            frame, h, [(x, y, r * self.cfg.sticker_fraction, p) for _, _, x, y, r, p in new]),
-            strict=True))
+            frame, h, [(x, y, r * self.cfg.sticker_fraction, p) for _, _, x, y, r, p in new],
+            fix.marker_maps), strict=True))
         idents = {**known, **read}
         # Disks lying on others: which is on top, read on the grey work area.
         under = layers(fg.gray, [k[0] for k in kept], fg.scale)

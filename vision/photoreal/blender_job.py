@@ -88,20 +88,39 @@ def _mesh_object(name: str, verts: list, faces: list, uvs: list | None, mat: Any
     return obj
 
 
-def _sheet(spec: dict[str, Any], mat: Any) -> None:
-    """The printed sheet as a grid, lifted where the paper curls (``z`` per vertex)."""
+def _sheet(spec: dict[str, Any], mat: Any, edge: Any) -> None:
+    """The printed sheet (or a board's top) as a grid, lifted where the paper curls
+    (``z`` per vertex); ``uv``: the part of the texture it shows; ``lift``: a thick
+    board's top over the table, its four sides in ``edge``."""
     nx, ny = spec["nx"], spec["ny"]
     x0, y0, x1, y1 = spec["rect"]
+    u0, v0, u1, v1 = spec.get("uv", (0.0, 0.0, 1.0, 1.0))
+    lift = spec.get("lift", 0.0)
     z = spec["z"]
     verts, uvs = [], []
     for j in range(ny + 1):
         for i in range(nx + 1):
             u, v = i / nx, j / ny
-            verts.append((x0 + (x1 - x0) * u, y0 + (y1 - y0) * v, z[j][i]))
-            uvs.append((u, v))
+            verts.append((x0 + (x1 - x0) * u, y0 + (y1 - y0) * v, z[j][i] + lift))
+            uvs.append((u0 + (u1 - u0) * u, v0 + (v1 - v0) * v))
     faces = [(j * (nx + 1) + i, j * (nx + 1) + i + 1, (j + 1) * (nx + 1) + i + 1,
               (j + 1) * (nx + 1) + i) for j in range(ny) for i in range(nx)]
     _mesh_object("sheet", verts, faces, uvs, mat, smooth=True)
+    if lift > 0:
+        top = [(x0, y0, lift), (x1, y0, lift), (x1, y1, lift), (x0, y1, lift)]
+        bottom = [(x, y, 0.0) for x, y, _ in top]
+        sides = [(k, (k + 1) % 4, 4 + (k + 1) % 4, 4 + k) for k in range(4)]
+        _mesh_object("board-sides", bottom + top, sides, None, edge)
+
+
+def _label(spec: dict[str, Any], folder: Path) -> None:
+    """A printed label (a marker on white) lying on the table."""
+    x0, y0, x1, y1 = spec["rect"]
+    z = spec["z"]
+    mat = _material("label-" + spec["texture"], {"texture": spec["texture"],
+                                                 "roughness": 0.8, "specular": 0.2}, folder)
+    _mesh_object("label", [(x0, y0, z), (x1, y0, z), (x1, y1, z), (x0, y1, z)],
+                 [(0, 1, 2, 3)], [(0, 0), (1, 0), (1, 1), (0, 1)], mat)
 
 
 def _disc_uvs(verts: list, cx: float, cy: float, r: float) -> list:
@@ -112,9 +131,11 @@ def _base(b: dict[str, Any], mats: dict[str, Any], sticker: Any) -> None:
     """A bevelled plastic base (a frustum) with its sticker on top."""
     n = 64
     cx, cy = b["x"], b["y"]
-    r_top, r_bottom, h = b["r_top"], b["r_bottom"], b["height"]
+    r_top, r_bottom = b["r_top"], b["r_bottom"]
+    z0 = b.get("z", 0.0)  # what it stands on (a thick board's top)
+    h = z0 + b["height"]
     ring = [(math.cos(2 * math.pi * k / n), math.sin(2 * math.pi * k / n)) for k in range(n)]
-    verts = [(cx + r_bottom * c, cy + r_bottom * s, 0.0) for c, s in ring]
+    verts = [(cx + r_bottom * c, cy + r_bottom * s, z0) for c, s in ring]
     verts += [(cx + r_top * c, cy + r_top * s, h) for c, s in ring]
     faces = [(k, (k + 1) % n, n + (k + 1) % n, n + k) for k in range(n)]
     faces.append(tuple(range(n, 2 * n)))  # the top, under the sticker
@@ -202,7 +223,9 @@ def render_scene(scene: dict[str, Any], folder: Path, settings: dict[str, Any]) 
 
     mats = {name: _material(name, m, folder) for name, m in scene["materials"].items()}
     _mesh_object("table", *_table_mesh(scene["table"]["rect"]), mats["table"])
-    _sheet(scene["sheet"], mats["sheet"])
+    _sheet(scene["sheet"], mats["sheet"], mats["table"])
+    for label in scene.get("labels", []):
+        _label(label, folder)
     for b in scene["bases"]:
         sticker = _material("sticker-" + b["sticker"], {"texture": b["sticker"],
                                                         "roughness": 0.45}, folder)

@@ -106,12 +106,18 @@ def scene_from_truth(layout: Layout, truth: dict[str, Any]) -> Scene:
 
 
 def film(layout: Layout, scenes: list[RenderScene], renders: list[Path],
-         qualities: Iterable[int], seed: int = 0) -> Iterator[Frame]:
+         qualities: Iterable[int], seed: int = 0,
+         locked_exposure: float | None = None) -> Iterator[Frame]:
     """Each render as webcams deliver it at each MJPEG quality (one webcam per scene,
-    its other settings the same at every quality, so qualities compare like for like)."""
+    its other settings the same at every quality, so qualities compare like for like).
+    ``locked_exposure``: exposure set by hand, the brightest 1 % at this share of full
+    scale (``Webcam.metering``), instead of the auto exposure."""
     for rs, path in zip(scenes, renders, strict=True):
         linear = read_render(path)
         cam = random_webcam(np.random.default_rng([seed, rs.seed]))
+        if locked_exposure is not None:
+            cam = Webcam(**{**cam.to_dict(), "metering": "locked",
+                            "exposure": locked_exposure})
         for q in qualities:
             cam_q = Webcam(**{**cam.to_dict(), "quality": int(q)})
             jpeg = deliver_jpeg(linear, cam_q, np.random.default_rng([seed, rs.seed, 1]))

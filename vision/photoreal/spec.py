@@ -32,6 +32,7 @@ from ..synth.scene import Base, Scene, random_scene
 
 SHEET_PX_PER_MM = 4.0  # the printed map's texture: 4 px/mm is 100 dpi
 STICKER_PX = 256
+RIM_MM = 4.0  # a thick board's edge round the play area
 SENSOR_MM = 36.0
 
 # Paint a figure may wear (linear RGB, metallic, roughness). "hue:p1"/"hue:p2" take a
@@ -86,6 +87,12 @@ class RenderScene:
     figures: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # base -> parts
     board: np.ndarray | None = None  # a board the project did not print (BGR of the
     # sheet at SHEET_PX_PER_MM, e.g. ``boards.wooden_board``); None: the printed map
+    # A board this thick (its top is the layout's plane) covering the play area, its
+    # markers printed on labels lying on the table beside it: the layout then gives
+    # them a height of -thickness. 0: the sheet lies on the table, markers on it.
+    thickness_mm: float = 0.0
+    board_roughness: float | None = None  # None: as glossy as the look's paper (a
+    # neoprene mat is matte: 0.85)
 
     def truth(self) -> dict[str, Any]:
         return {"name": self.name, "seed": self.seed, "look": asdict(self.look),
@@ -301,7 +308,8 @@ def write_job(layout: Layout, scenes: list[RenderScene], folder: Path,
         cv2.imwrite(str(folder / sheet_name),
                     _printed(sheet_bgr, look) if rs.board is None else rs.board)
         materials = dict(materials_base)
-        materials["sheet"] = {"texture": sheet_name, "roughness": look.paper_roughness,
+        rough = look.paper_roughness if rs.board_roughness is None else rs.board_roughness
+        materials["sheet"] = {"texture": sheet_name, "roughness": rough,
                               "specular": 0.5 if rs.board is None else 0.3}
         for paint in PAINTS:
             materials["paint:" + paint] = _paint(layout, paint)
@@ -325,6 +333,17 @@ def write_job(layout: Layout, scenes: list[RenderScene], folder: Path,
             bases.append(base)
         w_m, h_m = layout.sheet[0] / 1000, layout.sheet[1] / 1000
         nx, ny = 48, 60
+        sheet = {"rect": [-w_m / 2, -h_m / 2, w_m / 2, h_m / 2], "nx": nx, "ny": ny,
+                 "z": _curl(layout, look, nx, ny)}
+        labels = []
+        if rs.thickness_mm > 0:
+            lift = rs.thickness_mm / 1000
+            sheet = _raised_board(layout, lift)
+            labels = _marker_labels(layout, folder, rs.name)
+            for base in bases:
+                base["z"] = lift
+                for part in base["figure"]:
+                    part["location"][2] += lift
         jobs.append({
             "name": rs.name, "seed": rs.seed, "size": list(look.size),
             # the board's picture is a file beside the job: its digest keys the cache
@@ -332,14 +351,49 @@ def write_job(layout: Layout, scenes: list[RenderScene], folder: Path,
             "ambient": {"color": [0.8, 0.85, 1.0], "strength": look.ambient},
             "materials": materials,
             "table": {"rect": [-w_m, -h_m, w_m, h_m]},
-            "sheet": {"rect": [-w_m / 2, -h_m / 2, w_m / 2, h_m / 2], "nx": nx, "ny": ny,
-                      "z": _curl(layout, look, nx, ny)},
+            "sheet": sheet, "labels": labels,
             "bases": bases, "camera": _camera(layout, look),
             "lights": [_light(spec) for spec in look.lights]})
         (folder / f"{rs.name}.json").write_text(json.dumps(rs.truth(), indent=1))
     settings = {"samples": max(s.look.samples for s in scenes), "threads": threads}
     (folder / "job.json").write_text(json.dumps({"settings": settings, "scenes": jobs}))
     return folder / "job.json"
+
+
+def _raised_board(layout: Layout, lift: float) -> dict[str, Any]:
+    """A thick board's top: the play area (the regions' box and a rim), showing that
+    part of the board's picture."""
+    xs = [x for r in layout.regions for x, _ in r.polygon]
+    ys = [y for r in layout.regions for _, y in r.polygon]
+    w, h = layout.sheet
+    x0, y0 = max(0.0, min(xs) - RIM_MM), max(0.0, min(ys) - RIM_MM)
+    x1, y1 = min(w, max(xs) + RIM_MM), min(h, max(ys) + RIM_MM)
+    (wx0, wy1), (wx1, wy0) = _to_world(layout, x0, y0), _to_world(layout, x1, y1)
+    # The texture's v grows toward +y (p2, the layout's y = 0): v = 1 - y / height.
+    return {"rect": [wx0, wy0, wx1, wy1], "uv": [x0 / w, 1 - y1 / h, x1 / w, 1 - y0 / h],
+            "nx": 1, "ny": 1, "z": [[0.0, 0.0], [0.0, 0.0]], "lift": lift}
+
+
+def _marker_labels(layout: Layout, folder: Path, name: str) -> list[dict[str, Any]]:
+    """Each marker printed on a white matte label (6 mm round it), lying on the
+    table."""
+    aruco = cv2.aruco
+    dictionary = aruco.getPredefinedDictionary(getattr(aruco, layout.dictionary))
+    out = []
+    for m in layout.markers:
+        (x0, y0), (x1, y1) = np.min(m.corners, axis=0), np.max(m.corners, axis=0)
+        pad = 6.0
+        px = int(round((x1 - x0) * SHEET_PX_PER_MM))
+        tile = aruco.generateImageMarker(dictionary, m.id, px)
+        margin = int(round(pad * SHEET_PX_PER_MM))
+        label = cv2.copyMakeBorder(tile, margin, margin, margin, margin,
+                                   cv2.BORDER_CONSTANT, value=235)
+        texture = f"{name}-label-{m.id}.png"
+        cv2.imwrite(str(folder / texture), cv2.cvtColor(label, cv2.COLOR_GRAY2BGR))
+        (wx0, wy1), (wx1, wy0) = (_to_world(layout, x0 - pad, y0 - pad),
+                                  _to_world(layout, x1 + pad, y1 + pad))
+        out.append({"rect": [wx0, wy0, wx1, wy1], "z": 0.0002, "texture": texture})
+    return out
 
 
 def _write_sticker(path: Path, layout: Layout, b: Base, look: Look) -> None:

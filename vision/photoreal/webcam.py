@@ -38,6 +38,11 @@ class Webcam:
     saturation: float = 1.2
     sharpen: float = 0.5  # unsharp mask amount
     chroma: str = "4:2:0"  # MJPEG's chroma subsampling (UVC webcams send 4:2:2 or 4:2:0)
+    # "mean": the auto exposure brings the frame's mean to ``exposure`` (a dark mat
+    # filling the frame then clips every white); "locked": exposure set by hand so the
+    # brightest 1 % of the frame sits at ``exposure`` of full scale, as a user does with
+    # v4l2-ctl over a dark board
+    metering: str = "mean"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -116,8 +121,12 @@ def deliver_jpeg(render: np.ndarray, cam: Webcam, rng: np.random.Generator) -> b
     r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
     img *= (1 - cam.vignette * r2)[..., None]
     # Auto exposure: the frame's mean brought to the target, hunting a little.
-    lum = float(img.mean())
-    gain = cam.exposure / max(lum, 1e-6) * (1 + rng.normal(0, cam.exposure_drift))
+    if cam.metering == "locked":
+        lum = float(np.percentile(img.mean(axis=2), 99))
+        gain = cam.exposure / max(lum, 1e-6)
+    else:
+        lum = float(img.mean())
+        gain = cam.exposure / max(lum, 1e-6) * (1 + rng.normal(0, cam.exposure_drift))
     raw = _mosaic(img * gain)
     signal = np.clip(raw, 0, None)
     raw = raw + rng.normal(0, 1, raw.shape).astype(np.float32) * (

@@ -96,9 +96,7 @@ def test_a_marker_that_moved_is_left_out():
     seen = {i: cv2.projectPoints(np.column_stack([c, np.full(4, 20.0)]), rvec, tvec, k,
                                  None)[0].reshape(4, 2) for i, c in points.items()}
     seen[3] = seen[3] + 40.0  # a label knocked 3 cm aside
-    image = _picture(layout, k, rvec, tvec, {})  # only for the locator's size
-    locator = MapLocator(layout, VisionConfig())
-    fit = locator._fit(seen, 10.0, (image.shape[1], image.shape[0]))
+    fit = MapLocator(layout, VisionConfig())._fit(seen, 10.0, SIZE)
     assert fit.homography is not None
     assert _worst_mm(fit.homography, _board_map(k, rvec, tvec), layout) < 1.5
 

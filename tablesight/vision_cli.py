@@ -149,21 +149,20 @@ def use_board_file(detector, path: str) -> None:  # detector: vision.detect.Dete
 def cmd_vision_learn_board(args: argparse.Namespace) -> int:
     """A board the project did not print: learn its look from a photo of it empty, and
     (``--layout-out``) write a layout that names it, with the markers' height."""
-    import math
     from dataclasses import replace
 
     import cv2
 
     from vision.detect import Detector
-    from vision.layout import MAX_MARKER_HEIGHT_MM, Board
+    from vision.layout import Board, LayoutError, check_marker_height
 
     layout = load_layout(args.layout)
     if args.marker_height is not None:
-        if not math.isfinite(args.marker_height) or \
-                abs(args.marker_height) > MAX_MARKER_HEIGHT_MM:
-            raise UsageError(f"--marker-height is mm over the board (negative: below it), "
-                             f"within {MAX_MARKER_HEIGHT_MM:.0f}; not {args.marker_height}")
-        layout = replace(layout, markers=tuple(replace(m, height=args.marker_height)
+        try:
+            height = check_marker_height(args.marker_height)
+        except LayoutError as e:
+            raise UsageError(f"--marker-height: {e} (negative: below the board)") from None
+        layout = replace(layout, markers=tuple(replace(m, height=height)
                                                for m in layout.markers))
     # Learned afresh: a layout naming an older picture must not compare with it.
     layout = replace(layout, board=Board())

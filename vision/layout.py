@@ -15,6 +15,7 @@ is seen by a person standing at p1's edge (the bottom edge).
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -215,10 +216,10 @@ class Layout:
             raise LayoutError("every marker needs exactly four corners")
         if len({m.id for m in markers}) != len(markers):
             raise LayoutError("marker ids must be unique")
-        if not all(np.isfinite([c for m in markers for xy in m.corners for c in xy])) \
-                or not all(abs(m.height) <= MAX_MARKER_HEIGHT_MM for m in markers):
-            raise LayoutError("marker corners must be finite and marker heights within "
-                              f"{MAX_MARKER_HEIGHT_MM:.0f} mm of the board")
+        if not all(np.isfinite([c for m in markers for xy in m.corners for c in xy])):
+            raise LayoutError("marker corners must be finite numbers")
+        for m in markers:
+            check_marker_height(m.height)
         board = _board(d.get("board") if version != LAYOUT_FORMATS[0] else None, folder)
         if any(len(r.polygon) < 3 for r in regions):
             raise LayoutError("every region needs a polygon of at least three points")
@@ -248,6 +249,14 @@ class Layout:
         path = Path(path)
         path.write_text(json.dumps(self.to_dict(path.parent), indent=1) + "\n",
                         encoding="utf-8")
+
+
+def check_marker_height(height: float) -> float:
+    """``height`` if it can be a marker's height over the board (mm), else LayoutError."""
+    if not math.isfinite(height) or abs(height) > MAX_MARKER_HEIGHT_MM:
+        raise LayoutError(f"a marker's height must be a number of mm within "
+                          f"{MAX_MARKER_HEIGHT_MM:.0f} of the board, not {height}")
+    return height
 
 
 def _board(d: object, folder: Path | None) -> Board:

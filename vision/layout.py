@@ -208,7 +208,8 @@ class Layout:
             dia = d["bases"]["diameters"]
             base = (float(min(dia)), float(max(dia)))
             players = {str(p): str(v["color"]) for p, v in d["players"].items()}
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
+            # OverflowError: a JSON integer too large for a float (10**400)
             raise LayoutError(f"layout is missing or has a malformed field: {exc!r}") from None
         if len(markers) < 2:
             raise LayoutError("a layout needs at least two markers")

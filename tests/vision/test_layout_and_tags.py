@@ -2,7 +2,7 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from vision import tags
@@ -103,8 +103,9 @@ def test_layout_2_refuses_what_it_cannot_use(layout, change, needle):
         Layout.from_dict(data)
 
 
-@pytest.mark.parametrize("height", [1e9, float("nan"), float("inf"), "high"])
+@pytest.mark.parametrize("height", [1e9, float("nan"), float("inf"), "high", 10**400])
 def test_a_marker_height_out_of_reason_is_refused(layout, height):
+    """10**400 too: a JSON integer no float holds was an OverflowError, not refused."""
     data = {**layout.to_dict(), "format": "tablesight-layout/2"}
     items = [dict(m) for m in data["markers"]["items"]]
     items[0]["height"] = height
@@ -207,3 +208,28 @@ def test_unknown_tag_id_is_a_clear_error():
 def test_player_id_ranges_are_disjoint():
     p1, p2 = tags.player_ids(0), tags.player_ids(1)
     assert not set(p1) & set(p2) and len(p1) == len(p2) == 16
+
+
+_json = st.recursive(st.none() | st.booleans() | st.floats() | st.integers() | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8)
+
+
+@example(board=None, height=10**400)  # a JSON integer no float holds
+@given(board=_json | st.fixed_dictionaries({"look": st.sampled_from(["printed", "learned"]),
+                                            "picture": _json}),
+       height=_json)
+def test_hostile_version_2_fields_are_refused_cleanly(board, height):
+    """Any JSON in the board and a marker's height: a layout, or a LayoutError saying
+    what is wrong, never another exception."""
+    from vision.layout import game_layout
+
+    data = {**game_layout().to_dict(), "format": "tablesight-layout/2", "board": board}
+    items = [dict(m) for m in data["markers"]["items"]]
+    items[0]["height"] = height
+    data["markers"] = {**data["markers"], "items": items}
+    try:
+        got = Layout.from_dict(data)
+    except LayoutError:
+        return
+    assert abs(got.markers[0].height) <= 500

@@ -51,6 +51,11 @@ def illumination(gray: np.ndarray) -> np.ndarray:
 ILLUMINATION_REACH = 4 * (10 + 6 + 1)  # working px: how far ``illumination`` looks
 MAP_STEP = 8  # working px between the warp map's exactly computed points
 BLACK_PRINT = 0.1  # reference brightness under which the map prints black
+# The light's tint (``ForegroundModel._learn_cast``): measured where the reference is
+# brighter than CAST_PAPER and the frame at least CAST_BRIGHT of the paper, in blocks of
+# CAST_BLOCK half-resolution pixels, the fit keeping the CAST_KEEP share of blocks that
+# fit best; renewed when it moves by CAST_STEP.
+CAST_PAPER, CAST_BRIGHT, CAST_BLOCK, CAST_KEEP, CAST_STEP = 0.8, 0.88, 8, 0.75, 0.03
 
 
 def _lab_ab(bgr: np.ndarray) -> np.ndarray:
@@ -171,8 +176,19 @@ class ForegroundModel:
         sat255 = saturation(ref) * 255
         # Colour is compared at half resolution (``extract``).
         self.sat_above = halve(np.clip(sat255 + c.sat_diff * 255, 0, 255).astype(np.uint8))
-        self.loose_sat_above = halve(
-            np.clip(sat255 + c.hand_sat_diff * 255, 0, 255).astype(np.uint8))
+        # Over black print (and two pixels round it) colour is never a hand's: the print
+        # reflects the lamp and carries its tint, and blur fringes its edges with colour.
+        # 255: a saturation nothing exceeds.
+        over_ink = cv2.dilate((ref_norm < BLACK_PRINT).astype(np.uint8),
+                              np.ones((5, 5), np.uint8))
+        self.loose_sat_above = halve(np.where(
+            over_ink > 0, 255, np.clip(sat255 + c.hand_sat_diff * 255, 0, 255)
+        ).astype(np.uint8))
+        # The light's colour is measured against the print's (``_learn_cast``): where
+        # the reference is paper, not ink, at half resolution.
+        self._ref_colour = halve(ref).astype(np.float32)
+        self._ref_paper = halve((ref_norm > CAST_PAPER).astype(np.float32))
+        self.cast = None
         self.pale_below = (ref_norm - c.glare_dark_diff).astype(np.float32)
         self.pale_sat_above = halve(
             np.clip(sat255 + c.glare_sat_diff * 255, 0, 255).astype(np.uint8))
@@ -221,6 +237,45 @@ class ForegroundModel:
         ink = np.where(self._black_px, level + self.cfg.hand_light_over_ink,
                        self._ref_norm + self.cfg.hand_light_diff)
         self.loose_above = halve(ink.astype(np.float32))
+
+    def _learn_cast(self, colour: np.ndarray, ratio_h: np.ndarray) -> None:
+        """The light's colour over the sheet, per channel, relative to the print's
+        (``cast``: half resolution, float32 BGR gains, the largest 1). A warm lamp on
+        one side and daylight on the other tint the paper unevenly, and a pale orange
+        corner passed for an arm. Measured in blocks of about 16 mm where the reference
+        is paper and the frame as bright as paper, and fitted with a smooth surface (a
+        quadratic in x and y) that leaves out the blocks it fits worst, twice: the tint
+        of a lamp changes slowly over the sheet, and a hand or an arm, however large, is
+        a patch that does not fit it. Kept while it changes by under ``CAST_STEP``."""
+        weight = self._ref_paper * (ratio_h >= CAST_BRIGHT)
+        k = CAST_BLOCK
+        wt = shrink(weight, k)
+        seen = shrink(colour.astype(np.float32) * weight[..., None], k)
+        printed = shrink(self._ref_colour * weight[..., None], k)
+        use = wt >= 0.5
+        if int(use.sum()) < 12:
+            return
+        gain = (seen[use] + 1.0) / (printed[use] + 1.0)
+        gain /= gain.max(axis=1, keepdims=True)  # the tint only, not the brightness
+        rows, cols = wt.shape
+        yy, xx = np.mgrid[0:rows, 0:cols].astype(np.float32)
+        xx, yy = xx / max(cols - 1, 1) * 2 - 1, yy / max(rows - 1, 1) * 2 - 1
+
+        def terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
+
+        a = terms(xx[use], yy[use])
+        keep = np.ones(len(a), bool)
+        for _ in range(3):
+            coef, *_ = np.linalg.lstsq(a[keep], gain[keep], rcond=None)
+            miss = np.abs(a @ coef - gain).max(axis=1)
+            keep = miss <= np.quantile(miss, CAST_KEEP)
+        surface = (terms(xx, yy) @ coef).astype(np.float32)
+        h, w = weight.shape
+        big = np.clip(cv2.resize(surface, (w, h), interpolation=cv2.INTER_LINEAR), 0.2, 1.0)
+        if self.cast is not None and float(np.abs(big - self.cast).max()) < CAST_STEP:
+            return
+        self.cast = big
 
     def _extract_learned(self, gray: np.ndarray, colour: np.ndarray, box: Box
                          ) -> Foreground:
@@ -279,13 +334,18 @@ class ForegroundModel:
                            borderMode=cv2.BORDER_REPLICATE)
         if self.learned:
             return self._extract_learned(gray, colour, box)
-        sat_h = cv2.cvtColor(colour, cv2.COLOR_BGR2HSV)[..., 1]
         illum = illumination(gray)
         # Brightness relative to the paper's; OpenCV's element-wise operations give 0/255
         # masks directly and cost a fraction of numpy's boolean arrays.
         ratio = cv2.divide(gray.astype(np.float32), illum)
+        ratio_h = halve(ratio)
         if box == self.area.box:
             self._learn_black(ratio)
+            self._learn_cast(colour, ratio_h)
+        if self.cast is not None:  # the light's tint taken out (``_learn_cast``)
+            colour = cv2.divide(colour.astype(np.float32), self.cast[half])
+            colour = np.clip(colour, 0, 255).astype(np.uint8)
+        sat_h = cv2.cvtColor(colour, cv2.COLOR_BGR2HSV)[..., 1]
         dark = cv2.compare(ratio, self.dark_below[at], cv2.CMP_LT)
         # Saturated, and not black (noise makes black pixels' saturation jump).
         vivid = cv2.bitwise_and(double(cv2.compare(sat_h, self.sat_above[half], cv2.CMP_GT)),
@@ -309,7 +369,7 @@ class ForegroundModel:
         # Skin and sleeves differ from paper less than a sticker does: a looser mask,
         # used only to find hands, catches them. Hands are large, so it is made at half
         # resolution, a quarter of the work.
-        ratio_h, illum_h = halve(ratio), halve(illum)
+        illum_h = halve(illum)
         loose = cv2.bitwise_or(cv2.compare(ratio_h, self.loose_below[half], cv2.CMP_LT),
                                cv2.compare(sat_h, self.loose_sat_above[half], cv2.CMP_GT))
         # A light sleeve over dark print is lighter than the print. Not where the paper

@@ -42,6 +42,10 @@ import numpy as np
 from .. import tags
 
 BORDER_WEIGHT = 1 / 3  # a sample at a wedge border counts this much (blur mixes there)
+# Lab units by which the owner's colour (less the ink's tint) must lean toward the
+# owner's hue rather than another player's (along the line between their directions,
+# which is up to 2 long)
+OWNER_MARGIN = 4.0
 
 
 @lru_cache(maxsize=4)
@@ -172,10 +176,14 @@ class RingFitter:
         ok = (lum[..., ink] < lum[..., col]) & (lum[..., ink] < lum[..., acc])
         chroma = np.linalg.norm(ab, axis=-1)
         ok &= (lum[..., ink] < lum[..., acc2]) | (chroma[..., ink] < chroma[..., acc2])
-        # The owner's colour lies nearer the owner's hue than any other player's.
+        # The owner's colour lies nearer the owner's hue than any other player's, by a
+        # margin, seen from the ink: ink prints neutral, so its tint is the light's (a
+        # faded blue under a warm light comes out a warm grey, and read as an orange
+        # sticker when judged on its own).
+        own = ab[..., col, :] - ab[..., ink, :]
         for other, d in enumerate(self.owner_dirs):
             if other != owner:
-                ok &= (ab[..., col, :] @ (self.owner_dirs[owner] - d)) > 0
+                ok &= (own @ (self.owner_dirs[owner] - d)) > OWNER_MARGIN
         dirs = {col: self.owner_dirs[owner], **self.accent_dirs}
         keys = sorted(dirs)
         for a_i, a in enumerate(keys):

@@ -42,13 +42,9 @@ def test_a_hand_under_the_same_tint_is_still_a_hand(layout, renderer):
 
 
 def _neighbours(layout, names: set[str]) -> set[str]:
-    """Regions within the occlusion margin of ``names`` (a hand's margin may reach them)."""
-    by = {r.name: r for r in layout.regions}
-    out = set()
-    for r in layout.regions:
-        for n in names:
-            (ax0, ay0), (ax1, ay1) = np.min(r.polygon, axis=0), np.max(r.polygon, axis=0)
-            (bx0, by0), (bx1, by1) = np.min(by[n].polygon, axis=0), np.max(by[n].polygon, axis=0)
-            if ax0 <= bx1 + 15 and bx0 <= ax1 + 15 and ay0 <= by1 + 15 and by0 <= ay1 + 15:
-                out.add(r.name)
-    return out
+    """Regions within 15 mm of ``names`` (the occlusion margin round a hand may reach
+    them), by their bounding boxes."""
+    boxes = {r.name: r.bbox for r in layout.regions}
+    return {r for r, (ax0, ay0, ax1, ay1) in boxes.items()
+            if any(ax0 <= bx1 + 15 and bx0 <= ax1 + 15 and ay0 <= by1 + 15 and by0 <= ay1 + 15
+                   for bx0, by0, bx1, by1 in (boxes[n] for n in names))}

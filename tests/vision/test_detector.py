@@ -282,15 +282,22 @@ def test_cli_detect_json_contract(layout, renderer, tmp_path):
     assert "camera: turn the camera a quarter turn" in text.stdout
 
 
+def _empty_and_frame(layout, renderer, tmp_path, seed: int, bases: int):
+    """A photo of the empty map and one of ``bases`` bases on it, written as JPEGs:
+    (empty path, frame path, the frame's scene)."""
+    empty = tmp_path / "empty.jpg"
+    cv2.imwrite(str(empty), renderer.render(random_scene(layout, np.random.default_rng(seed), 0),
+                                            Conditions(), (1280, 720), seed=seed))
+    scene = random_scene(layout, np.random.default_rng(seed), bases, figures=False)
+    img = tmp_path / "frame.jpg"
+    cv2.imwrite(str(img), renderer.render(scene, Conditions(), (1280, 720), seed=seed))
+    return empty, img, scene
+
+
 def test_cli_learn_board_then_detect_against_it(layout, renderer, tmp_path):
     """vision learn-board writes the empty board as seen; vision detect --board reads a
     frame against it (here the printed map itself, learned instead of drawn)."""
-    empty = tmp_path / "empty.jpg"
-    cv2.imwrite(str(empty), renderer.render(random_scene(layout, np.random.default_rng(9), 0),
-                                            Conditions(), (1280, 720), seed=9))
-    scene = random_scene(layout, np.random.default_rng(9), 12, figures=False)
-    img = tmp_path / "frame.jpg"
-    cv2.imwrite(str(img), renderer.render(scene, Conditions(), (1280, 720), seed=9))
+    empty, img, scene = _empty_and_frame(layout, renderer, tmp_path, 9, 12)
     board = tmp_path / "board.png"
     r = run_cli("vision", "learn-board", str(empty), "--out", str(board))
     assert r.returncode == 0, r.stderr
@@ -313,12 +320,7 @@ def test_cli_learn_board_then_detect_against_it(layout, renderer, tmp_path):
 def test_cli_learn_board_writes_a_layout_naming_it(layout, renderer, tmp_path):
     """--layout-out: a tablesight-layout/2 file naming the learned picture (and the
     markers' stated height), which 'vision detect --layout' then uses on its own."""
-    empty = tmp_path / "empty.jpg"
-    cv2.imwrite(str(empty), renderer.render(random_scene(layout, np.random.default_rng(4), 0),
-                                            Conditions(), (1280, 720), seed=4))
-    scene = random_scene(layout, np.random.default_rng(4), 10, figures=False)
-    img = tmp_path / "frame.jpg"
-    cv2.imwrite(str(img), renderer.render(scene, Conditions(), (1280, 720), seed=4))
+    empty, img, scene = _empty_and_frame(layout, renderer, tmp_path, 4, 10)
     (tmp_path / "table").mkdir()
     board, lay = tmp_path / "table" / "board.png", tmp_path / "table" / "board.layout.json"
     r = run_cli("vision", "learn-board", str(empty), "--out", str(board),

@@ -76,6 +76,14 @@ class VisionConfig:
     min_owner_evidence: float = 0.4  # owner confidence under which a ring with no id
     # read gets no owner (on rendered frames: 10 right owners of 1,551 lost, and a
     # wrong one on a wooden board, washed-out stickers, at 0.36)
+    # Pieces told by tone (``detect/tone.py``), on the scale of the markers' black (0)
+    # and white (1): darker than this is a dark piece, lighter than the next a light one
+    tone_dark_below: float = 0.6
+    tone_light_above: float = 0.8
+    tone_share: float = 0.6  # ... when this share of a base's samples agree
+    pale_owner_saturation: float = 0.3  # a ring with no id read whose owner's colour
+    # shows only this pale (median saturation: a glare spot, or a beige figure counted
+    # under the glare thresholds) gets no owner if any other player's colour shows too
     # A ring showing both players' colours, the lesser at least this share of them
     # (outer band), is settled by which colour fits the pattern's colour wedges:
     contest_share: float = 0.1

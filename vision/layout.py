@@ -29,6 +29,9 @@ LAYOUT_FORMAT = "tablesight-layout/2"
 # map's file stays readable by tools that know only the first.
 LAYOUT_FORMATS = ("tablesight-layout/1", LAYOUT_FORMAT)
 BOARD_LOOKS = ("printed", "learned")
+# How a player's pieces may be told apart without hue (version 2): all of one player's
+# bases are dark (black plastic, ebony) or light (white, bone, maple).
+TONES = ("dark", "light")
 MAX_MARKER_HEIGHT_MM = 500.0  # a marker further off the board than this is a typo
 
 
@@ -118,6 +121,9 @@ class Layout:
     tag_family: str = TAG_FAMILY
     board: Board = field(default_factory=Board)
     raw: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    # player -> "dark" or "light": owners told by the pieces' own tone, not by stickers'
+    # hue (black and white pieces); empty: by the stickers
+    tones: dict[str, str] = field(default_factory=dict)
 
     # -- access -----------------------------------------------------------------------
     @property
@@ -143,7 +149,7 @@ class Layout:
     @property
     def format(self) -> str:
         """The oldest format version that holds this layout."""
-        if self.markers_on_board and self.board.look == "printed":
+        if self.markers_on_board and self.board.look == "printed" and not self.tones:
             return LAYOUT_FORMATS[0]
         return LAYOUT_FORMAT
 
@@ -173,7 +179,9 @@ class Layout:
                          **({"zone": r.zone} if r.zone else {}),
                          **r.extra} for r in self.regions],
             "bases": {"diameters": list(self.base_diameters)},
-            "players": {p: {"color": c} for p, c in self.players.items()},
+            "players": {p: {"color": c, **({"pieces": self.tones[p]} if p in self.tones
+                                           else {})}
+                        for p, c in self.players.items()},
             "tags": {"family": self.tag_family},
         }
         if version != LAYOUT_FORMATS[0]:
@@ -208,6 +216,8 @@ class Layout:
             dia = d["bases"]["diameters"]
             base = (float(min(dia)), float(max(dia)))
             players = {str(p): str(v["color"]) for p, v in d["players"].items()}
+            tones = {str(p): v["pieces"] for p, v in d["players"].items()
+                     if version != LAYOUT_FORMATS[0] and "pieces" in v}
         except (KeyError, TypeError, ValueError, OverflowError) as exc:
             # OverflowError: a JSON integer too large for a float (10**400)
             raise LayoutError(f"layout is missing or has a malformed field: {exc!r}") from None
@@ -222,6 +232,7 @@ class Layout:
         for m in markers:
             check_marker_height(m.height)
         board = _board(d.get("board") if version != LAYOUT_FORMATS[0] else None, folder)
+        _check_tones(tones, players)
         if any(len(r.polygon) < 3 for r in regions):
             raise LayoutError("every region needs a polygon of at least three points")
         if not hasattr(__import__("cv2").aruco, dictionary):
@@ -231,7 +242,7 @@ class Layout:
             raise LayoutError(f"layout's stickers are of family {family!r}; this detector "
                               f"reads {TAG_FAMILY!r} (print the map and stickers again)")
         return cls(str(d.get("name", "unnamed")), str(d.get("game", "")), sheet, dictionary,
-                   markers, regions, base, players, family, board, d)
+                   markers, regions, base, players, family, board, d, tones)
 
     @classmethod
     def load(cls, path: str | Path) -> Layout:
@@ -250,6 +261,24 @@ class Layout:
         path = Path(path)
         path.write_text(json.dumps(self.to_dict(path.parent), indent=1) + "\n",
                         encoding="utf-8")
+
+
+def _check_tones(tones: dict[str, Any], players: dict[str, str]) -> None:
+    """Pieces told by tone: every player's or none, each "dark" or "light", no two
+    players alike (two tones tell two players apart, no more)."""
+    if not tones:
+        return
+    for p, tone in tones.items():
+        if tone not in TONES:
+            raise LayoutError(f"player {p!r}'s pieces must be one of {', '.join(TONES)}, "
+                              f"not {tone!r}")
+    if set(tones) != set(players):
+        missing = sorted(set(players) - set(tones))
+        raise LayoutError(f"pieces told by tone need every player's tone; "
+                          f"{', '.join(map(repr, missing))} has none")
+    if len(set(tones.values())) != len(tones):
+        raise LayoutError("two players' pieces have the same tone: the detector could not "
+                          "tell them apart")
 
 
 def check_marker_height(height: float) -> float:

@@ -233,3 +233,46 @@ def test_hostile_version_2_fields_are_refused_cleanly(board, height):
     except LayoutError:
         return
     assert abs(got.markers[0].height) <= 500
+
+
+def test_layout_2_says_which_player_has_the_dark_pieces(layout, tmp_path):
+    """Black and white pieces: owners by tone, written as version 2 and read back; a
+    version-1 document cannot say it."""
+    from dataclasses import replace
+
+    toned = replace(layout, tones={"p1": "dark", "p2": "light"})
+    path = tmp_path / "draughts.layout.json"
+    toned.save(path)
+    data = json.loads(path.read_text())
+    assert data["format"] == "tablesight-layout/2"
+    assert data["players"]["p1"]["pieces"] == "dark"
+    assert Layout.load(path).tones == {"p1": "dark", "p2": "light"}
+    assert Layout.from_dict({**data, "format": "tablesight-layout/1"}).tones == {}
+
+
+@pytest.mark.parametrize("pieces, needle", [
+    ({"p1": "dark", "p2": "grey"}, "one of dark, light, not 'grey'"),
+    ({"p1": "dark"}, "'p2' has none"),
+    ({"p1": "light", "p2": "light"}, "same tone"),
+    ({"p1": ["dark"], "p2": "light"}, "not \\['dark'\\]"),
+])
+def test_tones_that_cannot_tell_players_apart_are_refused(layout, pieces, needle):
+    data = {**layout.to_dict(), "format": "tablesight-layout/2"}
+    data["players"] = {p: {**v, **({"pieces": pieces[p]} if p in pieces else {})}
+                       for p, v in data["players"].items()}
+    with pytest.raises(LayoutError, match=needle):
+        Layout.from_dict(data)
+
+
+@given(pieces=st.dictionaries(st.sampled_from(["p1", "p2", "p3"]), _json, max_size=3))
+def test_hostile_pieces_are_refused_cleanly(pieces):
+    from vision.layout import game_layout
+
+    data = {**game_layout().to_dict(), "format": "tablesight-layout/2"}
+    data["players"] = {p: {**v, "pieces": pieces[p]} if p in pieces else v
+                       for p, v in data["players"].items()}
+    try:
+        got = Layout.from_dict(data)
+    except LayoutError:
+        return
+    assert set(got.tones.values()) <= {"dark", "light"}

@@ -47,10 +47,10 @@ class Identity:
     tag_confidence: float
 
 
-def _white_points(layout: Layout) -> dict[float, np.ndarray]:
-    """Points (mm) printed white on any board, by the height of the marker they belong
-    to: each marker's white cells, and the margin half a cell round it (the marker's
-    quiet zone)."""
+def marker_points(layout: Layout, white: bool = True) -> dict[float, np.ndarray]:
+    """Points (mm) printed white (``white``) or black on any board, by the height of the
+    marker they belong to. White: each marker's white cells, and the margin half a cell
+    round it (the marker's quiet zone); black: its black cells and border."""
     aruco = cv2.aruco
     try:
         dictionary = aruco.getPredefinedDictionary(getattr(aruco, layout.dictionary))
@@ -65,13 +65,32 @@ def _white_points(layout: Layout) -> dict[float, np.ndarray]:
         step_x, step_y = (x1 - x0) / cells, (y1 - y0) / cells
         for i in range(cells):
             for j in range(cells):
-                if bits[i, j] > 127:
+                if (bits[i, j] > 127) == white:
                     out.append((x0 + (j + 0.5) * step_x, y0 + (i + 0.5) * step_y))
+        if not white:
+            continue
         for k in range(cells):  # the quiet zone, half a cell outside the black border
             t = (k + 0.5) / cells
             out += [(x0 + t * (x1 - x0), y0 - step_y / 2), (x0 + t * (x1 - x0), y1 + step_y / 2),
                     (x0 - step_x / 2, y0 + t * (y1 - y0)), (x1 + step_x / 2, y0 + t * (y1 - y0))]
     return {z: np.array(pts, np.float32) for z, pts in by_height.items()}
+
+
+def seen_at(frame: np.ndarray, homography: np.ndarray, points: dict[float, np.ndarray],
+            marker_maps: dict[float, np.ndarray]) -> np.ndarray:
+    """The frame's BGR (k, 3 float32) at the points (mm, by marker height) that lie
+    inside it."""
+    xy = np.concatenate([
+        cv2.perspectiveTransform(pts.reshape(-1, 1, 2),
+                                 marker_maps.get(z, homography)).reshape(-1, 2)
+        for z, pts in points.items()])
+    h, w = frame.shape[:2]
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w - 1) & (xy[:, 1] >= 0) & (xy[:, 1] < h - 1)
+    xy = np.ascontiguousarray(xy[inside], np.float32)
+    if not len(xy):
+        return np.zeros((0, 3), np.float32)
+    seen = cv2.remap(frame, xy[:, None, 0], xy[:, None, 1], cv2.INTER_LINEAR)
+    return seen.reshape(-1, 3).astype(np.float32)
 
 
 def _colour_arc(dense: np.ndarray, band: np.ndarray, cls: int) -> int:
@@ -124,7 +143,7 @@ class Identifier:
         self.fitter = RingFitter([direction(layout.player_bgr(p)) for p in self.players],
                                  ANGLES, config.fit_lead, config.fit_explained,
                                  config.fit_clean_lead, config.fit_clean_explained)
-        self.white_mm = _white_points(layout)
+        self.white_mm = marker_points(layout)
         a = np.linspace(0, 2 * math.pi, ANGLES, endpoint=False)
         rr = np.array(RADII)
         self.unit = np.stack([np.cos(a)[None, :] * rr[:, None],
@@ -202,17 +221,9 @@ class Identifier:
         orange stickers green), and the players' colours are told by hue."""
         if not self.white_mm:
             return samples
-        xy = np.concatenate([
-            cv2.perspectiveTransform(pts.reshape(-1, 1, 2),
-                                     marker_maps.get(z, homography)).reshape(-1, 2)
-            for z, pts in self.white_mm.items()])
-        h, w = frame.shape[:2]
-        inside = (xy[:, 0] >= 0) & (xy[:, 0] < w - 1) & (xy[:, 1] >= 0) & (xy[:, 1] < h - 1)
-        if inside.sum() < 20:
+        seen = seen_at(frame, homography, self.white_mm, marker_maps)
+        if len(seen) < 20:
             return samples
-        xy = xy[inside].astype(np.float32)
-        seen = cv2.remap(frame, xy[:, None, 0], xy[:, None, 1], cv2.INTER_LINEAR)
-        seen = seen.reshape(-1, 3).astype(np.float32)
         # The brighter half: a hand or a shadow over some markers must not set it.
         lum = seen.sum(axis=1)
         white = np.median(seen[lum >= np.median(lum)], axis=0)
@@ -280,11 +291,27 @@ class Identifier:
             # one side of it. An owner colour seen only over a short arc is not
             # believed (on rendered figures: wrong owners 29 -> 9, a fifth of the
             # right ones lost with them).
+            # A pale owner's colour (under a glare spot the colour threshold is low,
+            # and a beige figure's shading passed it) with the other player's colour
+            # on the same ring is no evidence either way.
             last = out[-1]
-            if last.owner is not None and last.tag != "read" and \
-                    _colour_arc(dense[k], outer_band[k], q + 1) < self.cfg.owner_min_arc:
+            if last.owner is not None and last.tag != "read" and (
+                    _colour_arc(dense[k], outer_band[k], q + 1) < self.cfg.owner_min_arc
+                    or self._pale_and_contested(samples[k], dense[k], outer_band[k], q)):
                 out[-1] = Identity(None, 0.0, None, "unreadable", 0.0)
         return out
+
+    def _pale_and_contested(self, samples: np.ndarray, dense: np.ndarray, band: np.ndarray,
+                            owner: int) -> bool:
+        """Whether the owner's colour samples in ``band`` (a mask over the radii) are
+        pale (``pale_owner_saturation``) while another player's colour shows there."""
+        seen = dense[band]
+        players = (seen >= 1) & (seen <= len(self.players))
+        mine = seen == owner + 1
+        if not (players & ~mine).any() or not mine.any():
+            return False
+        hsv = cv2.cvtColor(np.ascontiguousarray(samples[band]), cv2.COLOR_BGR2HSV)
+        return float(np.median(hsv[..., 1][mine])) < self.cfg.pale_owner_saturation * 255
 
     def _decide_many(self, dense: np.ndarray, glare: np.ndarray,
                      hidden: tuple[int, ...] = ()) -> list[Identity]:

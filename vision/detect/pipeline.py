@@ -28,6 +28,7 @@ from .identify import Identifier, Identity
 from .locate import MapFix, MapLocator
 from .occlusion import OcclusionFinder
 from .piles import layers, split
+from .tone import ToneReader
 from .workarea import Box
 
 BLOCK = 16  # frame pixels: frames are compared in blocks of this size (their grey means)
@@ -131,7 +132,8 @@ class Detector:
         self.locator = MapLocator(layout, self.cfg)
         self.foreground = ForegroundModel(layout, self.cfg)
         self.finder = BaseFinder(layout, self.cfg)
-        self.identifier = Identifier(layout, self.cfg)
+        self.identifier: Identifier | ToneReader = (
+            ToneReader(layout, self.cfg) if layout.tones else Identifier(layout, self.cfg))
         self.occlusion = OcclusionFinder(layout, self.cfg, self.foreground.area,
                                          self.foreground.region_labels)
         area = self.foreground.area

@@ -128,7 +128,8 @@ def _disc_uvs(verts: list, cx: float, cy: float, r: float) -> list:
 
 
 def _base(b: dict[str, Any], mats: dict[str, Any], sticker: Any) -> None:
-    """A bevelled plastic base (a frustum) with its sticker on top."""
+    """A bevelled plastic base (a frustum) with its sticker on top (``sticker`` None:
+    none)."""
     n = 64
     cx, cy = b["x"], b["y"]
     r_top, r_bottom = b["r_top"], b["r_bottom"]
@@ -140,6 +141,8 @@ def _base(b: dict[str, Any], mats: dict[str, Any], sticker: Any) -> None:
     faces = [(k, (k + 1) % n, n + (k + 1) % n, n + k) for k in range(n)]
     faces.append(tuple(range(n, 2 * n)))  # the top, under the sticker
     _mesh_object("base", verts, faces, None, mats[b["material"]], smooth=False)
+    if sticker is None:  # a piece of one tone all over: its top is the base's own
+        return
     rs = b["r_sticker"]
     sv = [(cx, cy, h + 0.00005)] + [(cx + rs * c, cy + rs * s, h + 0.00005) for c, s in ring]
     sf = [(0, 1 + k, 1 + (k + 1) % n) for k in range(n)]
@@ -227,8 +230,8 @@ def render_scene(scene: dict[str, Any], folder: Path, settings: dict[str, Any]) 
     for label in scene.get("labels", []):
         _label(label, folder)
     for b in scene["bases"]:
-        sticker = _material("sticker-" + b["sticker"], {"texture": b["sticker"],
-                                                        "roughness": 0.45}, folder)
+        sticker = None if not b["sticker"] else _material(
+            "sticker-" + b["sticker"], {"texture": b["sticker"], "roughness": 0.45}, folder)
         _base(b, mats, sticker)
         for part in b["figure"]:
             _primitive(part, mats[part["material"]])

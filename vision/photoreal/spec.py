@@ -301,7 +301,12 @@ def write_job(layout: Layout, scenes: list[RenderScene], folder: Path,
     jobs = []
     materials_base = {"table": {"wood": [[0.09, 0.045, 0.02], [0.2, 0.1, 0.045]],
                                 "roughness": 0.6},
-                      "base": {"color": [0.012, 0.012, 0.013], "roughness": 0.35}}
+                      "base": {"color": [0.012, 0.012, 0.013], "roughness": 0.35},
+                      # pieces told by tone (``Layout.tones``), with no sticker: black
+                      # and bone-white lacquered wood, satin (a glossy black top in
+                      # the lamp's reflection comes out mid-grey, see tone.py)
+                      "base:dark": {"color": [0.01, 0.01, 0.011], "roughness": 0.6},
+                      "base:light": {"color": [0.62, 0.6, 0.55], "roughness": 0.6}}
     for rs in scenes:
         look = rs.look
         sheet_name = f"{rs.name}-sheet.png"
@@ -315,13 +320,16 @@ def write_job(layout: Layout, scenes: list[RenderScene], folder: Path,
             materials["paint:" + paint] = _paint(layout, paint)
         bases = []
         for i, b in enumerate(rs.scene.bases):
-            sticker = f"{rs.name}-sticker-{i}.png"
-            _write_sticker(folder / sticker, layout, b, look)
+            tone = layout.tones.get(b.owner)
+            sticker = None if tone else f"{rs.name}-sticker-{i}.png"
+            if sticker:
+                _write_sticker(folder / sticker, layout, b, look)
             x, y = _to_world(layout, b.x, b.y)
             r = b.diameter / 2000
             height = 0.0035
             base = {"x": x, "y": y, "r_top": r + 0.0003, "r_bottom": r + 0.0012,
-                    "height": height, "r_sticker": r, "material": "base",
+                    "height": height, "r_sticker": r,
+                    "material": f"base:{tone}" if tone else "base",
                     "sticker": sticker, "figure": []}
             for p in rs.figures.get(i, []):
                 px, py, pz = p["at"]

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from .cli import UsageError
 
@@ -146,6 +147,29 @@ def use_board_file(detector, path: str) -> None:  # detector: vision.detect.Dete
         raise UsageError(f"{path}: {e}") from None
 
 
+def _pieces(text: str, layout: Any) -> dict[str, str]:
+    """``--pieces p1=dark,p2=light``, checked against the layout's players."""
+    from vision.layout import Layout, LayoutError
+
+    tones: dict[str, str] = {}
+    for item in text.split(","):
+        player, sep, tone = (part.strip() for part in item.partition("="))
+        if not sep or not player:
+            raise UsageError(f"--pieces: {item!r} is not PLAYER=TONE (e.g. p1=dark,p2=light)")
+        if player not in layout.players:
+            raise UsageError(f"--pieces: no player {player!r} in this layout (it has "
+                             f"{', '.join(layout.players)})")
+        tones[player] = tone
+    doc = layout.to_dict()
+    doc["format"] = "tablesight-layout/2"
+    for p, tone in tones.items():
+        doc["players"][p]["pieces"] = tone
+    try:
+        return Layout.from_dict(doc).tones
+    except LayoutError as e:
+        raise UsageError(f"--pieces: {e}") from None
+
+
 def cmd_vision_learn_board(args: argparse.Namespace) -> int:
     """A board the project did not print: learn its look from a photo of it empty, and
     (``--layout-out``) write a layout that names it, with the markers' height."""
@@ -164,6 +188,8 @@ def cmd_vision_learn_board(args: argparse.Namespace) -> int:
             raise UsageError(f"--marker-height: {e} (negative: below the board)") from None
         layout = replace(layout, markers=tuple(replace(m, height=height)
                                                for m in layout.markers))
+    if args.pieces is not None:
+        layout = replace(layout, tones=_pieces(args.pieces, layout))
     # Learned afresh: a layout naming an older picture must not compare with it.
     layout = replace(layout, board=Board())
     frame = _read_image(args.image)
@@ -401,6 +427,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     vb.add_argument("--marker-height", type=float, metavar="MM",
                     help="the markers' height over the board's surface (negative: below "
                     "it, e.g. -20 for markers on the table beside a 20 mm board)")
+    vb.add_argument("--pieces", metavar="P=TONE,...",
+                    help="owners told by the pieces' own tone, not by stickers (black and "
+                    "white pieces): e.g. p1=dark,p2=light")
     vb.add_argument("--config", help="vision thresholds JSON")
     vb.set_defaults(func=cmd_vision_learn_board)
     vr = vis.add_parser("render", help="physically based frames (Blender Cycles, then a "

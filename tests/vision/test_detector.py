@@ -345,6 +345,18 @@ def test_cli_learn_board_writes_a_layout_naming_it(layout, renderer, tmp_path):
         r = run_cli("vision", "learn-board", str(empty), "--out", str(board),
                     "--marker-height", bad)
         assert r.returncode == 2 and "--marker-height" in r.stderr
+    # Black and white pieces: the layout says whose are which; a bad tone is one line.
+    r = run_cli("vision", "learn-board", str(empty), "--out", str(board),
+                "--layout-out", str(lay), "--pieces", "p1=dark, p2=light")
+    assert r.returncode == 0, r.stderr
+    assert {p: v.get("pieces") for p, v in json.loads(lay.read_text())["players"].items()} \
+        == {"p1": "dark", "p2": "light"}
+    for bad, needle in (("p1=dark", "'p2' has none"), ("p1=dark,p2=dark", "same tone"),
+                        ("p3=dark", "no player 'p3'"), ("dark", "not PLAYER=TONE"),
+                        ("p1=black,p2=light", "not 'black'")):
+        r = run_cli("vision", "learn-board", str(empty), "--out", str(board), "--pieces", bad)
+        assert r.returncode == 2 and needle in r.stderr, (bad, r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("cond,size,advice", [

@@ -149,7 +149,7 @@ def use_board_file(detector, path: str) -> None:  # detector: vision.detect.Dete
 
 def _pieces(text: str, layout: Any) -> dict[str, str]:
     """``--pieces p1=dark,p2=light``, checked against the layout's players."""
-    from vision.layout import Layout, LayoutError
+    from vision.layout import LayoutError, check_tones
 
     tones: dict[str, str] = {}
     for item in text.split(","):
@@ -160,12 +160,8 @@ def _pieces(text: str, layout: Any) -> dict[str, str]:
             raise UsageError(f"--pieces: no player {player!r} in this layout (it has "
                              f"{', '.join(layout.players)})")
         tones[player] = tone
-    doc = layout.to_dict()
-    doc["format"] = "tablesight-layout/2"
-    for p, tone in tones.items():
-        doc["players"][p]["pieces"] = tone
     try:
-        return Layout.from_dict(doc).tones
+        return check_tones(tones, layout.players)
     except LayoutError as e:
         raise UsageError(f"--pieces: {e}") from None
 

@@ -232,7 +232,7 @@ class Layout:
         for m in markers:
             check_marker_height(m.height)
         board = _board(d.get("board") if version != LAYOUT_FORMATS[0] else None, folder)
-        _check_tones(tones, players)
+        check_tones(tones, players)
         if any(len(r.polygon) < 3 for r in regions):
             raise LayoutError("every region needs a polygon of at least three points")
         if not hasattr(__import__("cv2").aruco, dictionary):
@@ -263,11 +263,12 @@ class Layout:
                         encoding="utf-8")
 
 
-def _check_tones(tones: dict[str, Any], players: dict[str, str]) -> None:
-    """Pieces told by tone: every player's or none, each "dark" or "light", no two
-    players alike (two tones tell two players apart, no more)."""
+def check_tones(tones: dict[str, Any], players: dict[str, str]) -> dict[str, str]:
+    """``tones`` if they can tell ``players`` apart, else LayoutError: every player's
+    or none, each "dark" or "light", no two players alike (two tones tell two players
+    apart, no more)."""
     if not tones:
-        return
+        return tones
     for p, tone in tones.items():
         if tone not in TONES:
             raise LayoutError(f"player {p!r}'s pieces must be one of {', '.join(TONES)}, "
@@ -279,6 +280,7 @@ def _check_tones(tones: dict[str, Any], players: dict[str, str]) -> None:
     if len(set(tones.values())) != len(tones):
         raise LayoutError("two players' pieces have the same tone: the detector could not "
                           "tell them apart")
+    return tones
 
 
 def check_marker_height(height: float) -> float:

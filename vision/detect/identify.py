@@ -36,6 +36,9 @@ _RADII = np.array(RADII, np.float32)
 # sticker's edge): the outer part, since figures hide the ring from the inside out (two
 # bands side by side, 0.55-0.72 and 0.72-0.92, read fewer: the inner one is noise).
 FIT_BAND = (0.65, 0.92)
+# The owner is judged by the colour in this band (shares of the sticker's edge): the
+# outermost wedges, less often hidden by the figure, clear of the blurred edge.
+OWNER_BAND = (0.78, 0.93)
 
 
 @dataclass
@@ -93,6 +96,27 @@ def seen_at(frame: np.ndarray, homography: np.ndarray, points: dict[float, np.nd
     return seen.reshape(-1, 3).astype(np.float32)
 
 
+def ring_grid(radii: tuple[float, ...], angles: int) -> np.ndarray:
+    """Offsets (radii, angles, 2) of a ring's samples round a unit circle's centre."""
+    a = np.linspace(0, 2 * math.pi, angles, endpoint=False)
+    rr = np.array(radii)
+    return np.stack([np.cos(a)[None, :] * rr[:, None],
+                     np.sin(a)[None, :] * rr[:, None]], axis=-1)
+
+
+def ring_samples(frame: np.ndarray, homography: np.ndarray, discs: np.ndarray,
+                 grid: np.ndarray) -> np.ndarray:
+    """The frame's BGR at ``grid`` (``ring_grid``) round every disc at once (``discs``:
+    rows of x mm, y mm, radius mm, ...): (discs * radii, angles, 3). One projection
+    and one remap for all of them keeps this cheap."""
+    radii, angles = grid.shape[:2]
+    pts = grid[None] * discs[:, 2, None, None, None] + discs[:, None, None, :2]
+    img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), homography)
+    img = img.reshape(len(discs) * radii, angles, 2).astype(np.float32)
+    return cv2.remap(frame, img[..., 0], img[..., 1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)
+
+
 def _colour_arc(dense: np.ndarray, band: np.ndarray, cls: int) -> int:
     """How many of the ring's ``tags.SECTORS`` wedges the shortest arc holding every
     wedge that shows colour class ``cls`` (in 30 % or more of its samples in ``band``,
@@ -144,10 +168,7 @@ class Identifier:
                                  ANGLES, config.fit_lead, config.fit_explained,
                                  config.fit_clean_lead, config.fit_clean_explained)
         self.white_mm = marker_points(layout)
-        a = np.linspace(0, 2 * math.pi, ANGLES, endpoint=False)
-        rr = np.array(RADII)
-        self.unit = np.stack([np.cos(a)[None, :] * rr[:, None],
-                              np.sin(a)[None, :] * rr[:, None]], axis=-1)  # (R, A, 2)
+        self.unit = ring_grid(RADII, ANGLES)
 
     def classify(self, samples: np.ndarray, paper: float | np.ndarray) -> np.ndarray:
         """0: ink, 1..n: player colour, then the accents (``symbol_class``), -1: other.
@@ -197,11 +218,7 @@ class Identifier:
             return []
         n = len(discs)
         arr = np.array(discs, np.float64)
-        pts = self.unit[None] * arr[:, 2, None, None, None] + arr[:, None, None, :2]
-        img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), homography)
-        img = img.reshape(n * len(RADII), ANGLES, 2).astype(np.float32)
-        samples = cv2.remap(frame, img[..., 0], img[..., 1], cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE)
+        samples = ring_samples(frame, homography, arr, self.unit)
         samples = self._balanced(frame, homography, samples, marker_maps or {})
         papers = np.repeat(arr[:, 3], len(RADII))
         shape = (n, len(RADII), ANGLES)
@@ -248,7 +265,7 @@ class Identifier:
         x = (lab_of(samples) * band[:, :, None, None]).sum(axis=1) / np.maximum(
             band.sum(axis=1), 1)[:, None, None]
         fits = self.fitter.fit(x)
-        outer_band = (radii >= 0.78 * edge) & (radii <= 0.93 * edge)
+        outer_band = (radii >= OWNER_BAND[0] * edge) & (radii <= OWNER_BAND[1] * edge)
         out = []
         for k, ident in enumerate(first):
             if ident.owner is None:
@@ -325,7 +342,7 @@ class Identifier:
         # Figures stand in the middle and hide the tag from the inside out, so the outer
         # band is believed first; the inner band only speaks where the outer is hidden
         # and does not contradict it.
-        band = (0.78 * edge <= _RADII) & (0.93 * edge >= _RADII)
+        band = (OWNER_BAND[0] * edge <= _RADII) & (OWNER_BAND[1] * edge >= _RADII)
         band[~band.any(axis=1)] = True
         counts = np.stack([((dense == k + 1) & band[:, :, None]).sum(axis=(1, 2))
                            for k in range(len(self.players))], axis=1)

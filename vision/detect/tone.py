@@ -15,14 +15,11 @@ disks of one kind) are told apart by the game's moves, as any unread piece is.
 
 from __future__ import annotations
 
-import math
-
-import cv2
 import numpy as np
 
 from ..config import VisionConfig
 from ..layout import Layout
-from .identify import Identity, marker_points, seen_at
+from .identify import Identity, marker_points, ring_grid, ring_samples, seen_at
 
 ANGLES = 48
 RADII = (0.5, 0.6, 0.7, 0.8, 0.9)  # shares of the base's radius sampled
@@ -36,10 +33,7 @@ class ToneReader:
         self.by_tone = {tone: player for player, tone in layout.tones.items()}
         self.white_mm = marker_points(layout, white=True)
         self.black_mm = marker_points(layout, white=False)
-        a = np.linspace(0, 2 * math.pi, ANGLES, endpoint=False)
-        rr = np.array(RADII)
-        self.unit = np.stack([np.cos(a)[None, :] * rr[:, None],
-                              np.sin(a)[None, :] * rr[:, None]], axis=-1)  # (R, A, 2)
+        self.unit = ring_grid(RADII, ANGLES)
 
     def levels(self, frame: np.ndarray, homography: np.ndarray,
                marker_maps: dict[float, np.ndarray]) -> tuple[float, float] | None:
@@ -72,11 +66,7 @@ class ToneReader:
         black, white = levels
         arr = np.array(discs, np.float64)
         n = len(arr)
-        pts = self.unit[None] * arr[:, 2, None, None, None] + arr[:, None, None, :2]
-        img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), homography)
-        img = img.reshape(n * len(RADII), ANGLES, 2).astype(np.float32)
-        samples = cv2.remap(frame, img[..., 0], img[..., 1], cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE)
+        samples = ring_samples(frame, homography, arr, self.unit)
         grey = samples.astype(np.float32).mean(axis=2).reshape(n, -1)
         tone = (grey - black) / (white - black)
         dark = (tone < self.cfg.tone_dark_below).mean(axis=1)

@@ -157,18 +157,28 @@ class _VisionTally:
             ("scored", "ident_ok", "read", "wrong", "owner_ok", "owner_wrong", "matched",
              "regions_ok", "regions_n", "clear_regions", "false_occluded", "found",
              "frames"), 0)
+        # by how many neighbouring wedges of the sticker the camera could see (renders
+        # that say so): [scored, identity right]
+        self.by_view: dict[str, list[int]] = {}
 
-    def add(self, layout: Layout, scene: Scene, d: Detection) -> None:
+    def add(self, layout: Layout, scene: Scene, d: Detection,
+            wedges_seen: list[int | None] | None = None) -> None:
         n = self.n
         n["frames"] += 1
         n["found"] += d.fix.found
         truth, covered = scene.truth(), scene.occluded_regions()
         pairs, _extra = _match(scene.bases, d.bases)
-        for b, s in pairs:
+        views = wedges_seen if wedges_seen is not None else [None] * len(pairs)
+        for (b, s), view in zip(pairs, views, strict=True):
             r = layout.region_at(b.x, b.y)
             if r is not None and r.name in d.occluded:
                 continue  # occluded regions are not scored: the detector says "unknown"
             n["scored"] += 1
+            ok = s is not None and s.sticker == b.tag and s.owner == b.owner
+            if view is not None:
+                tally = self.by_view.setdefault(_view_bucket(view), [0, 0])
+                tally[0] += 1
+                tally[1] += ok
             if s is None:
                 continue
             n["matched"] += 1
@@ -177,7 +187,7 @@ class _VisionTally:
             if s.tag == "read":
                 n["read"] += 1
                 n["wrong"] += s.sticker != b.tag
-            n["ident_ok"] += (s.sticker == b.tag) and s.owner == b.owner
+            n["ident_ok"] += ok
         counts: dict[str, int] = {}
         for s in d.bases:
             counts[s.region] = counts.get(s.region, 0) + 1
@@ -197,7 +207,7 @@ class _VisionTally:
         def rate(a: int, b: int) -> float:
             return round(a / max(1, b), 4)
 
-        return {
+        out: dict[str, Any] = {
             "bases_scored": n["scored"],
             "identity_accuracy": rate(n["ident_ok"], n["scored"]),
             "identity_read_rate": rate(n["read"], n["scored"]),
@@ -210,6 +220,24 @@ class _VisionTally:
             "false_occlusion_rate": rate(n["false_occluded"], n["clear_regions"]),
             "map_localization_rate": rate(n["found"], n["frames"]),
         }
+        if self.by_view:
+            out["identity_by_wedges_in_view"] = {
+                k: {"bases": t[0], "identity_accuracy": rate(t[1], t[0])}
+                for k, t in sorted(self.by_view.items(), reverse=True)}
+            readable = [t for k, t in self.by_view.items() if k != VIEW_BUCKETS[-1][0]]
+            out["identity_where_readable"] = rate(sum(t[1] for t in readable),
+                                                  sum(t[0] for t in readable))
+        return out
+
+
+# How much of a sticker a camera sees (renders' truth, ``frames.visibility``): the
+# longest run of neighbouring wedges in view. Under four, no decoder can name it
+# (``vision/tags.py``: four neighbouring wedges are the fewest that name a pattern).
+VIEW_BUCKETS = (("10 (whole)", 10), ("7-9", 7), ("4-6", 4), ("0-3 (unreadable)", 0))
+
+
+def _view_bucket(wedges: int) -> str:
+    return next(name for name, least in VIEW_BUCKETS if wedges >= least)
 
 
 # Each frame is timed this many times and the fastest kept: on a shared machine other
@@ -321,11 +349,13 @@ def bench_rendered(layout: Layout, quick: bool = False, seed: int = 1,
         res = f"{f.image.shape[0]}p"
         times.setdefault(res, []).append(d.timing_ms["total"])
         what = "figures" if f.figures else "no figures"
+        seen = [b.get("wedges_seen") for b in f.truth["bases"]]
+        views = seen if any(v is not None for v in seen) else None
         tallies.setdefault(f"{res}, {what}, MJPEG {f.quality}", _VisionTally()).add(
-            layout, f.scene, d)
+            layout, f.scene, d, views)
         if f.quality >= 75:
             goal.setdefault(f"{res}, {what}, MJPEG 75+", _VisionTally()).add(
-                layout, f.scene, d)
+                layout, f.scene, d, views)
     out["source"] = source
     out["frames"] = len(frame_list)
     out["conditions"] = {k: t.report() for k, t in sorted(tallies.items())}

@@ -209,6 +209,12 @@ def cmd_bench_vision(args: argparse.Namespace) -> int:
                   f"wrong owners {m['wrong_owners']}) occupancy "
                   f"{m['occupancy_accuracy']:.4f} false occlusion "
                   f"{m['false_occlusion_rate']:.4f}")
+        for name, m in rend["goals"].items():
+            if "identity_by_wedges_in_view" in m:  # renders that say what shows
+                parts = ", ".join(f"{k}: {v['identity_accuracy']:.3f} of {v['bases']}"
+                                  for k, v in m["identity_by_wedges_in_view"].items())
+                print(f"  {name:<31} identity by the sticker's wedges in view: {parts}; "
+                      f"where four or more show {m['identity_where_readable']:.4f}")
     print("timing:", result["timing"])
     for mode in ("ms_per_frame_single_image", "ms_per_frame_stream"):
         for size, stages in result[mode].items():

@@ -23,6 +23,13 @@ class VisionConfig:
     # view across the image, when a view straight down cannot tell it (detect/pose.py)
     camera_hfov_deg: float = 70.0
     half_search_min_px: int = 600  # frames at least this tall search markers at half size first
+    # How ArUco reads a candidate's cells: it straightens the square to this many pixels
+    # a cell, and reads each cell's middle, leaving out this share at each side. OpenCV's
+    # 4 and 0.13 read 5 of 20 markers 35 px wide on a rendered wooden board at 720p (the
+    # blur of a cell's edges reaches into the part read); 10 and 0.3 read 18-19, and 20
+    # of 20 on frames where the defaults read 12, with no wrong marker.
+    marker_pixels_per_cell: int = 10
+    marker_cell_margin: float = 0.3
     full_detect_every: int = 30  # frames between full-frame marker searches when tracking
     bump_px: float = 3.0  # marker displacement that means the map (or camera) moved
     still_marker_diff: float = 10.0  # mean grey change under which a marker has not moved

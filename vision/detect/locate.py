@@ -59,20 +59,20 @@ class MapLocator:
         self.cfg = config
         aruco = cv2.aruco
         dictionary = aruco.getPredefinedDictionary(getattr(aruco, layout.dictionary))
-        params = aruco.DetectorParameters()
+        params = self._parameters()
         params.cornerRefinementMethod = aruco.CORNER_REFINE_SUBPIX
         self.detector = aruco.ArucoDetector(dictionary, params)
         # One adaptive-threshold pass (window 13 px) finds the markers in almost every
         # frame at half the cost of the default three; the full search runs only when it
         # finds too few.
-        fast = aruco.DetectorParameters()
+        fast = self._parameters()
         fast.cornerRefinementMethod = aruco.CORNER_REFINE_SUBPIX
         fast.adaptiveThreshWinSizeMin = fast.adaptiveThreshWinSizeMax = 13
         self.fast_detector = aruco.ArucoDetector(dictionary, fast)
         # On a half-size copy: a quarter of the pixels, and markers still 15+ px wide
         # at 720p; their corners are then refined on the full image. The window is
         # halved with the image, and sub-pixel refinement waits for the full image.
-        half = aruco.DetectorParameters()
+        half = self._parameters()
         half.adaptiveThreshWinSizeMin = half.adaptiveThreshWinSizeMax = 7
         self.half_detector = aruco.ArucoDetector(dictionary, half)
         self.points = layout.marker_points()
@@ -82,6 +82,12 @@ class MapLocator:
         self.since_full = 0
         self._patches: list[tuple[int, int, int, int, np.ndarray]] = []
         self._patch_source: tuple[np.ndarray, MapFix, list[int]] | None = None
+
+    def _parameters(self) -> cv2.aruco.DetectorParameters:
+        params = cv2.aruco.DetectorParameters()
+        params.perspectiveRemovePixelPerCell = self.cfg.marker_pixels_per_cell
+        params.perspectiveRemoveIgnoredMarginPerCell = self.cfg.marker_cell_margin
+        return params
 
     # -- marker search ----------------------------------------------------------------
     def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:

@@ -6,12 +6,20 @@ lights, all in metres, decided by ``spec.py``) and the textures it names. It dec
 nothing itself: no random numbers, no project imports (Blender's Python has none of
 the project's packages), so the same job renders the same frames.
 
-Output per scene: ``<name>.lin``, scene-linear RGB (Blender's own OpenEXR render, read
-back and written as zlib-compressed 16-bit rows, top row first, scaled so that the
-brightest 1 % of the frame sits at a quarter of full scale: the glossy hotspot keeps four
-times that headroom), and ``<name>.lin.json`` (width, height, scale). Neither Debian's
+Output per scene (then ``<name>.done``, written last): ``<name>.lin``, scene-linear RGB
+(Blender's own OpenEXR render, read back and written as zlib-compressed 16-bit rows,
+top row first, scaled so that the brightest 1 % of the frame sits at a quarter of full
+scale: the glossy hotspot keeps four times that headroom), and ``<name>.lin.json``
+(width, height, scale). Neither Debian's
 OpenCV wheel nor Blender's Python here reads or writes OpenEXR with numpy, hence this
 small format; ``webcam.py`` applies a camera's exposure, white balance and tone curve.
+
+Then the truth of what a camera could see (``<name>.ids``, and ``<name>.ids-bare`` when
+the scene has figures): one more Cycles pass, one sample a pixel and no light, in which
+every sticker glows with (its base's number + 1, u, v) and everything else is black. So
+each pixel says which sticker it shows and where on the sticker; with the figures
+hidden (``-bare``) the same says what the figures cover. ``frames.visibility`` reads
+them.
 """
 
 from __future__ import annotations
@@ -127,7 +135,7 @@ def _disc_uvs(verts: list, cx: float, cy: float, r: float) -> list:
     return [((x - cx) / (2 * r) + 0.5, (y - cy) / (2 * r) + 0.5) for x, y, _z in verts]
 
 
-def _base(b: dict[str, Any], mats: dict[str, Any], sticker: Any) -> None:
+def _base(b: dict[str, Any], mats: dict[str, Any], sticker: Any) -> Any:
     """A bevelled plastic base (a frustum) with its sticker on top (``sticker`` None:
     none)."""
     n = 64
@@ -142,14 +150,14 @@ def _base(b: dict[str, Any], mats: dict[str, Any], sticker: Any) -> None:
     faces.append(tuple(range(n, 2 * n)))  # the top, under the sticker
     _mesh_object("base", verts, faces, None, mats[b["material"]], smooth=False)
     if sticker is None:  # a piece of one tone all over: its top is the base's own
-        return
+        return None
     rs = b["r_sticker"]
     sv = [(cx, cy, h + 0.00005)] + [(cx + rs * c, cy + rs * s, h + 0.00005) for c, s in ring]
     sf = [(0, 1 + k, 1 + (k + 1) % n) for k in range(n)]
-    _mesh_object("sticker", sv, sf, _disc_uvs(sv, cx, cy, rs), sticker)
+    return _mesh_object("sticker", sv, sf, _disc_uvs(sv, cx, cy, rs), sticker)
 
 
-def _primitive(part: dict[str, Any], mat: Any) -> None:
+def _primitive(part: dict[str, Any], mat: Any) -> Any:
     kind = part["shape"]
     loc, rot, scale = part["location"], part["rotation"], part["scale"]
     if kind == "cylinder":
@@ -165,6 +173,7 @@ def _primitive(part: dict[str, Any], mat: Any) -> None:
     if kind in ("sphere", "cylinder", "cone"):
         bpy.ops.object.shade_smooth()
     obj.data.materials.append(mat)
+    return obj
 
 
 def _camera(spec: dict[str, Any]) -> None:
@@ -206,6 +215,10 @@ def render_scene(scene: dict[str, Any], folder: Path, settings: dict[str, Any]) 
     sc.cycles.use_adaptive_sampling = True
     sc.cycles.use_denoising = False  # the camera's own noise follows; no denoiser here
     sc.cycles.max_bounces = 4
+    # Blender's default pixel filter, set again: the id pass before (``_id_passes``)
+    # narrows it, and a job renders its scenes in one session
+    sc.cycles.pixel_filter_type = "BLACKMAN_HARRIS"
+    sc.cycles.filter_width = 1.5
     sc.cycles.seed = scene["seed"]
     sc.render.threads_mode = "FIXED"
     sc.render.threads = settings["threads"]
@@ -229,12 +242,16 @@ def render_scene(scene: dict[str, Any], folder: Path, settings: dict[str, Any]) 
     _sheet(scene["sheet"], mats["sheet"], mats["table"])
     for label in scene.get("labels", []):
         _label(label, folder)
-    for b in scene["bases"]:
+    stickers: list[tuple[int, Any]] = []
+    figures: list[Any] = []
+    for i, b in enumerate(scene["bases"]):
         sticker = None if not b["sticker"] else _material(
             "sticker-" + b["sticker"], {"texture": b["sticker"], "roughness": 0.45}, folder)
-        _base(b, mats, sticker)
+        obj = _base(b, mats, sticker)
+        if obj is not None:
+            stickers.append((i, obj))
         for part in b["figure"]:
-            _primitive(part, mats[part["material"]])
+            figures.append(_primitive(part, mats[part["material"]]))
     _camera(scene["camera"])
     for light in scene["lights"]:
         _light(light)
@@ -243,6 +260,72 @@ def render_scene(scene: dict[str, Any], folder: Path, settings: dict[str, Any]) 
     bpy.ops.render.render(write_still=True)
     _write_linear(exr, folder / (scene["name"] + ".lin"))
     exr.unlink()
+    _id_passes(sc, stickers, figures, folder / scene["name"])
+
+
+def _emission(name: str) -> tuple[Any, Any]:
+    mat = bpy.data.materials.new(name)
+    mat.use_nodes = True
+    nodes = mat.node_tree.nodes
+    nodes.remove(nodes["Principled BSDF"])
+    glow = nodes.new("ShaderNodeEmission")
+    mat.node_tree.links.new(glow.outputs["Emission"], nodes["Material Output"].inputs[0])
+    return mat, glow
+
+
+def _id_passes(sc: Any, stickers: list[tuple[int, Any]], figures: list[Any],
+               stem: Path) -> None:
+    """The scene again, as which sticker each pixel shows (see the module's docstring).
+    One sample a pixel through a box filter narrower than a pixel: every pixel is one
+    ray's value, never a blend of two stickers."""
+    black, glow = _emission("id-black")
+    glow.inputs["Color"].default_value = (0.0, 0.0, 0.0, 1.0)
+    glow.inputs["Strength"].default_value = 0.0
+    for obj in list(sc.objects):
+        if obj.type == "LIGHT":
+            bpy.data.objects.remove(obj)
+        elif obj.type == "MESH":
+            obj.data.materials.clear()
+            obj.data.materials.append(black)
+    for i, obj in stickers:
+        mat, glow = _emission(f"id-{i}")
+        nodes, links = mat.node_tree.nodes, mat.node_tree.links
+        uv = nodes.new("ShaderNodeUVMap")
+        split = nodes.new("ShaderNodeSeparateXYZ")
+        join = nodes.new("ShaderNodeCombineXYZ")
+        join.inputs["X"].default_value = float(i + 1)
+        links.new(uv.outputs["UV"], split.inputs["Vector"])
+        links.new(split.outputs["X"], join.inputs["Y"])
+        links.new(split.outputs["Y"], join.inputs["Z"])
+        links.new(join.outputs["Vector"], glow.inputs["Color"])
+        glow.inputs["Strength"].default_value = 1.0
+        obj.data.materials.clear()
+        obj.data.materials.append(mat)
+    sc.world.node_tree.nodes["Background"].inputs["Strength"].default_value = 0.0
+    sc.cycles.samples = 1
+    sc.cycles.use_adaptive_sampling = False
+    sc.cycles.max_bounces = 0
+    sc.cycles.pixel_filter_type = "BOX"
+    sc.cycles.filter_width = 0.01
+    sc.render.image_settings.color_depth = "32"
+    passes = [("", False)] + ([("-bare", True)] if figures else [])
+    for suffix, hide in passes:
+        for obj in figures:
+            obj.hide_render = hide
+        exr = stem.with_name(stem.name + ".ids.exr")
+        sc.render.filepath = str(exr)
+        bpy.ops.render.render(write_still=True)
+        img = bpy.data.images.load(str(exr))
+        w, h = img.size
+        px = array.array("f", bytes(4 * 4 * w * h))
+        img.pixels.foreach_get(px)
+        # RGBA float32, Blender's rows (bottom row first): the host turns them over
+        stem.with_name(stem.name + ".ids" + suffix).write_bytes(zlib.compress(px.tobytes(), 1))
+        stem.with_name(stem.name + ".ids.json").write_text(json.dumps(
+            {"width": w, "height": h, "byteorder": sys.byteorder, "rows": "bottom-up",
+             "channels": ["base + 1", "u", "v", "alpha"]}))
+        bpy.data.images.remove(img)
+        exr.unlink()
 
 
 def _write_linear(exr: Path, out: Path) -> None:
@@ -275,9 +358,11 @@ def main(argv: list[str]) -> None:
     folder = Path(argv[argv.index("--") + 1])
     job = json.loads((folder / "job.json").read_text())
     for scene in job["scenes"]:
-        if (folder / (scene["name"] + ".lin")).exists():
+        done = folder / (scene["name"] + ".done")
+        if done.exists():
             continue  # an interrupted job goes on where it stopped
         render_scene(scene, folder, job["settings"])
+        done.write_text("")  # after every file the scene leaves (frames.render checks)
         print(f"rendered {scene['name']}", flush=True)
 
 

@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .. import tags
 from ..layout import Layout
 from ..synth.scene import Base, Scene
 from .spec import RenderScene, write_job
@@ -84,12 +86,12 @@ def render(layout: Layout, scenes: list[RenderScene], folder: Path | None = None
     else:
         write_job(layout, scenes, folder, threads)
     outs = [folder / f"{s.name}.lin" for s in scenes]
-    if all(p.exists() for p in outs):
+    if all(p.with_suffix(".done").exists() for p in outs):
         return outs
     cmd = [blender(), "-b", "--factory-startup", "--python", str(JOB_SCRIPT), "--",
            str(folder)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
-    missing = [p.name for p in outs if not p.exists()]
+    missing = [p.name for p in outs if not p.with_suffix(".done").exists()]
     if proc.returncode != 0 or missing:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-12:])
         raise RenderFailed(f"Blender did not render {missing or 'the job'} "
@@ -118,12 +120,95 @@ def film(layout: Layout, scenes: list[RenderScene], renders: list[Path],
         if locked_exposure is not None:
             cam = Webcam(**{**cam.to_dict(), "metering": "locked",
                             "exposure": locked_exposure})
+        truth = rs.truth()
+        seen = visibility(path, truth["bases"])
+        if seen is not None:
+            for b, view in zip(truth["bases"], seen, strict=True):
+                b["wedges_seen"] = view
         for q in qualities:
             cam_q = Webcam(**{**cam.to_dict(), "quality": int(q)})
             jpeg = deliver_jpeg(linear, cam_q, np.random.default_rng([seed, rs.seed, 1]))
-            truth = {**rs.truth(), "webcam": cam_q.to_dict()}
+            truth = {**truth, "webcam": cam_q.to_dict()}
             yield Frame(f"{rs.name}-q{q}", jpeg, _decode(jpeg), rs.scene, int(q),
                         bool(rs.figures), truth)
+
+
+# A wedge counts as seen when at least half of its outer part (radii 0.7-0.92 of the
+# sticker, inside the ink rim) is in view. Figures hide a ring from the inside out, so
+# the outer part is what any reader looks at: measured on the held-out renders, bases
+# with fewer than four wedges seen by this rule were never read, while a stricter rule
+# (80 % of 0.5-0.9) called a third of the stickers read from one frame unreadable.
+WEDGE_SEEN = 0.5
+CODED = (0.7, 0.92)
+
+
+def read_ids(lin: Path, bare: bool = False) -> np.ndarray | None:
+    """A render's id pass (``blender_job._id_passes``) as (height, width, 4) floats, top
+    row first: base number + 1 (0: no sticker), the sticker's u and v, alpha. ``bare``:
+    the pass with the figures hidden (the same pass when the scene has none). None when
+    the render has no id pass (renders made before there was one)."""
+    stem = lin.with_suffix("")
+    meta_path, path = stem.with_suffix(".ids.json"), stem.with_suffix(".ids")
+    if bare and stem.with_suffix(".ids-bare").exists():
+        path = stem.with_suffix(".ids-bare")
+    if not (meta_path.exists() and path.exists()):
+        return None
+    try:
+        meta = json.loads(meta_path.read_text())
+        dt = np.dtype("<f4" if meta["byteorder"] == "little" else ">f4")
+        a = np.frombuffer(zlib.decompress(path.read_bytes()), dt)
+        return a.reshape(int(meta["height"]), int(meta["width"]), 4)[::-1]
+    except (ValueError, KeyError, TypeError, zlib.error) as e:
+        raise OSError(f"{path}: not a render's id pass ({e})") from e
+
+
+def wedge_at(u: np.ndarray, v: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where sticker coordinates (u, v) lie on a sticker drawn at ``angle``
+    (``tags.draw_tag``): (radius as a share of the sticker's, wedge number). The image
+    goes onto the sticker unmirrored with its top row at v = 1, so the drawing's y axis
+    (down) is -v."""
+    du, dv = u - 0.5, 0.5 - v
+    theta = np.degrees(np.arctan2(dv, du))
+    wedge = np.floor(((theta - angle) % 360) / (360 / tags.SECTORS)).astype(np.int32)
+    return 2 * np.hypot(du, dv), wedge % tags.SECTORS
+
+
+def visibility(lin: Path, bases: list[dict[str, Any]]) -> list[int | None] | None:
+    """For each base, the longest run of neighbouring wedges of its sticker that the
+    camera sees (0-10; None: a base with no sticker), from the render's id passes;
+    None when the render has none. Four neighbouring wedges name a pattern (``tags``),
+    so a sticker with fewer in view cannot be read from this frame by any decoder."""
+    shown, bare = read_ids(lin), read_ids(lin, bare=True)
+    if shown is None or bare is None:
+        return None
+    which_bare = np.rint(bare[..., 0]).astype(np.int32)
+    which_shown = np.rint(shown[..., 0]).astype(np.int32)
+    out: list[int | None] = []
+    for i, b in enumerate(bases):
+        if b.get("tag") is None:
+            out.append(None)
+            continue
+        ys, xs = np.nonzero(which_bare == i + 1)
+        r, wedge = wedge_at(bare[ys, xs, 1], bare[ys, xs, 2], float(b["angle"]))
+        keep = (r >= CODED[0]) & (r <= CODED[1])
+        wedge = wedge[keep]
+        visible = which_shown[ys[keep], xs[keep]] == i + 1
+        total = np.bincount(wedge, minlength=tags.SECTORS)
+        inview = np.bincount(wedge, weights=visible, minlength=tags.SECTORS)
+        seen = (total > 0) & (inview >= WEDGE_SEEN * np.maximum(total, 1))
+        out.append(_longest_run(seen.tolist()))
+    return out
+
+
+def _longest_run(seen: list[bool]) -> int:
+    """The longest run of True around a ring."""
+    if all(seen):
+        return len(seen)
+    best = run = 0
+    for s in seen + seen:
+        run = run + 1 if s else 0
+        best = max(best, run)
+    return min(best, len(seen))
 
 
 def _decode(jpeg: bytes) -> np.ndarray:

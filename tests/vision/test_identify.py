@@ -6,7 +6,7 @@ import pytest
 
 from vision import tags
 from vision.config import VisionConfig
-from vision.detect.identify import ANGLES, RADII, Identifier
+from vision.detect.identify import ANGLES, RADII, Identifier, _edges
 
 OTHER = -1
 
@@ -74,3 +74,22 @@ def test_a_ring_split_evenly_between_the_players_is_not_guessed(identifier):
         dense[:, ::2][colour[:, ::2]] = 2
         got += decide(identifier, [dense])
     assert all(g.sticker is None for g in got)
+
+
+@pytest.mark.parametrize("owner", [0, 1])
+def test_a_strong_figure_over_a_washed_out_sticker_is_not_its_edge(identifier, owner):
+    """A figure in the other player's strong colour covers the middle out to 0.65 of
+    the radius, and the sticker's own colour is too washed out to classify (a pale
+    print under a warm lamp). The figure's outline is not the sticker's edge, so the
+    owner's band stays on the sticker, where the other player's colour does not show:
+    the base is never given to the figure's colour."""
+    other = 1 - owner
+    rings = []
+    for k in range(tags.IDS_PER_PLAYER):
+        r = ring(identifier, tags.player_ids(owner).start + k, other + 1, 0, ANGLES, 0.65)
+        r[r == owner + 1] = OTHER
+        rings.append(r)
+    edges = _edges(np.array(rings, np.int8))
+    assert (edges >= 0.8).all(), edges.ravel()
+    got = decide(identifier, rings)
+    assert not [g for g in got if g.owner == identifier.players[other]]

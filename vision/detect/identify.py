@@ -39,6 +39,13 @@ FIT_BAND = (0.65, 0.92)
 # The owner is judged by the colour in this band (shares of the sticker's edge): the
 # outermost wedges, less often hidden by the figure, clear of the blurred edge.
 OWNER_BAND = (0.78, 0.93)
+# Where a ring's colour stops inside this share of its radius, what stopped is a figure
+# painted in a strong colour over a washed-out sticker, not the sticker's edge (on
+# rendered frames with no figures the edge was never under 0.825): the sticker's edge is
+# then taken to be where it typically is (the median there). Taking the figure's outline
+# for the edge put the owner's band on the figure: an orange head over a pale blue
+# sticker made it orange's (on the tuning renders, wrong owners 11 -> 7 at MJPEG 75+).
+EDGE_LEAST, EDGE_TYPICAL = 0.8, 0.975
 
 
 @dataclass
@@ -139,7 +146,9 @@ def _edges(dense: np.ndarray) -> np.ndarray:
     cmax = colored.max(axis=1)
     strong = colored >= 0.5 * cmax[:, None]
     last = len(RADII) - 1 - np.argmax(strong[:, ::-1], axis=1)
-    return np.where(cmax > 0, _RADII[last] + 0.025, float(RADII[-1]))[:, None]
+    edge = np.where(cmax > 0, _RADII[last] + 0.025, float(RADII[-1]))
+    edge = np.where(edge < EDGE_LEAST, EDGE_TYPICAL, edge)
+    return edge[:, None]
 
 
 class Identifier:

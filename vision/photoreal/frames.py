@@ -121,7 +121,8 @@ def film(layout: Layout, scenes: list[RenderScene], renders: list[Path],
             cam = Webcam(**{**cam.to_dict(), "metering": "locked",
                             "exposure": locked_exposure})
         truth = rs.truth()
-        seen = visibility(path, truth["bases"])
+        # pieces told by tone carry no sticker: nothing to see of one
+        seen = None if layout.tones else visibility(path, truth["bases"])
         if seen is not None:
             for b, view in zip(truth["bases"], seen, strict=True):
                 b["wedges_seen"] = view

@@ -10,9 +10,9 @@ Output per scene (then ``<name>.done``, written last): ``<name>.lin``, scene-lin
 (Blender's own OpenEXR render, read back and written as zlib-compressed 16-bit rows,
 top row first, scaled so that the brightest 1 % of the frame sits at a quarter of full
 scale: the glossy hotspot keeps four times that headroom), and ``<name>.lin.json``
-(width, height, scale). Neither Debian's
-OpenCV wheel nor Blender's Python here reads or writes OpenEXR with numpy, hence this
-small format; ``webcam.py`` applies a camera's exposure, white balance and tone curve.
+(width, height, scale). Neither Debian's OpenCV wheel nor Blender's Python here reads
+or writes OpenEXR with numpy, hence this small format; ``webcam.py`` applies a camera's
+exposure, white balance and tone curve.
 
 Then the truth of what a camera could see (``<name>.ids``, and ``<name>.ids-bare`` when
 the scene has figures): one more Cycles pass, one sample a pixel and no light, in which
@@ -259,7 +259,6 @@ def render_scene(scene: dict[str, Any], folder: Path, settings: dict[str, Any]) 
     sc.render.filepath = str(exr)
     bpy.ops.render.render(write_still=True)
     _write_linear(exr, folder / (scene["name"] + ".lin"))
-    exr.unlink()
     _id_passes(sc, stickers, figures, folder / scene["name"])
 
 
@@ -315,24 +314,28 @@ def _id_passes(sc: Any, stickers: list[tuple[int, Any]], figures: list[Any],
         exr = stem.with_name(stem.name + ".ids.exr")
         sc.render.filepath = str(exr)
         bpy.ops.render.render(write_still=True)
-        img = bpy.data.images.load(str(exr))
-        w, h = img.size
-        px = array.array("f", bytes(4 * 4 * w * h))
-        img.pixels.foreach_get(px)
+        w, h, px = _exr_pixels(exr)
         # RGBA float32, Blender's rows (bottom row first): the host turns them over
         stem.with_name(stem.name + ".ids" + suffix).write_bytes(zlib.compress(px.tobytes(), 1))
-        stem.with_name(stem.name + ".ids.json").write_text(json.dumps(
-            {"width": w, "height": h, "byteorder": sys.byteorder, "rows": "bottom-up",
-             "channels": ["base + 1", "u", "v", "alpha"]}))
-        bpy.data.images.remove(img)
-        exr.unlink()
+    stem.with_name(stem.name + ".ids.json").write_text(json.dumps(
+        {"width": w, "height": h, "byteorder": sys.byteorder, "rows": "bottom-up",
+         "channels": ["base + 1", "u", "v", "alpha"]}))
 
 
-def _write_linear(exr: Path, out: Path) -> None:
+def _exr_pixels(exr: Path) -> tuple[int, int, array.array]:
+    """A rendered OpenEXR file's width, height and RGBA floats (bottom row first); the
+    file is removed once read."""
     img = bpy.data.images.load(str(exr))
     w, h = img.size
     px = array.array("f", bytes(4 * 4 * w * h))
     img.pixels.foreach_get(px)
+    bpy.data.images.remove(img)
+    exr.unlink()
+    return w, h, px
+
+
+def _write_linear(exr: Path, out: Path) -> None:
+    w, h, px = _exr_pixels(exr)
     lum = sorted(px[i] + px[i + 1] + px[i + 2] for i in range(0, len(px), 4 * 37))
     top = max(lum[int(len(lum) * 0.99)] / 3, 1e-6)
     k = 0.25 / top * 65535
@@ -345,7 +348,6 @@ def _write_linear(exr: Path, out: Path) -> None:
     out.write_bytes(zlib.compress(b"".join(rows), 1))
     out.with_suffix(".lin.json").write_text(json.dumps(
         {"width": w, "height": h, "scale": k / 65535, "byteorder": sys.byteorder}))
-    bpy.data.images.remove(img)
 
 
 def _table_mesh(rect: list[float]) -> tuple[list, list, list]:

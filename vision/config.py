@@ -58,6 +58,9 @@ class VisionConfig:
     min_radius_fraction: float = 0.55  # distance-transform peak / smallest base radius
     max_radius_fraction: float = 1.35  # larger peaks are not bases (hands, arms)
     # identify
+    # The stickers lie on the bases' tops, this high over the board: rings are read
+    # there, not on the board's plane (view.on_top)
+    base_height_mm: float = 3.5
     sticker_fraction: float = 0.9  # sticker radius / foreground disc radius (dark base rim)
     tag_margin: float = 0.12  # best id must beat every other by this share of the evidence
     tag_agreement: float = 0.85  # share of the evidence the best id must explain
@@ -75,11 +78,18 @@ class VisionConfig:
     # either; with figures, wrong ones began below 0.8 explained at a lead of 0.2
     fit_clean_lead: float = 0.2
     fit_clean_explained: float = 0.85
+    # The fit believes less the arc of a ring a figure is expected to hide: the side
+    # away from the camera (view.view_weights), for a figure this tall (0: off) ...
+    figure_view_mm: float = 30.0
+    figure_view_spread_deg: float = 34.0  # ... over this spread of angles
     fit_plain_structure: float = 0.5  # a "plain" ring whose best pattern explains this
     # much of its variation is printed, not plain: unreadable
     min_owner_share: float = 0.65
     owner_min_arc: int = 4  # wedges the owner's colour must span round a ring whose id
     # is not read (paint on a figure lies on one side)
+    # ... and must show where the view expects no figure (a wedge believed this much,
+    # view.view_weights): paint on a leaning figure lies on the side away from it
+    owner_in_view: float = 0.99
     min_owner_evidence: float = 0.4  # owner confidence under which a ring with no id
     # read gets no owner (on rendered frames: 10 right owners of 1,551 lost, and a
     # wrong one on a wooden board, washed-out stickers, at 0.36)

@@ -6,7 +6,8 @@ import pytest
 
 from vision import tags
 from vision.config import VisionConfig
-from vision.detect.identify import ANGLES, RADII, Identifier, _edges
+from vision.detect.identify import ANGLES, RADII, Identifier, _colour_in_view, _edges
+from vision.detect.view import on_top, view_weights
 
 OTHER = -1
 
@@ -93,3 +94,74 @@ def test_a_strong_figure_over_a_washed_out_sticker_is_not_its_edge(identifier, o
     assert (edges >= 0.8).all(), edges.ravel()
     got = decide(identifier, rings)
     assert not [g for g in got if g.owner == identifier.players[other]]
+
+
+CAMERA = np.array([350.0, 1300.0, 1200.0])  # its foot off the sheet's bottom edge, 1.2 m up
+
+
+def test_a_sticker_is_read_on_the_base_top():
+    """A base's top is 3.5 mm over the board: seen from the camera, it lies over a board
+    point further from the camera's foot by 3.5 / (1200 - 3.5) of the distance. The
+    outline found is centred half-way between the foot and the top, so the sticker is
+    taken to be half that further out."""
+    discs = np.array([[350.0, 300.0, 12.0, 200.0], [350.0, 1300.0, 12.0, 200.0]])
+    top = on_top(discs, CAMERA, 3.5)
+    assert top[0, 1] == pytest.approx(300.0 - 0.5 * 1000.0 * 3.5 / 1196.5)
+    assert top[0, 2] == discs[0, 2]
+    assert top[0, 0] == pytest.approx(350.0)
+    assert top[1, :2] == pytest.approx(discs[1, :2])  # right under the camera: no move
+    assert top[0, 3] == discs[0, 3]  # the paper's brightness is the paper's
+    assert (on_top(discs, None, 3.5) == discs).all()
+    assert (on_top(discs, CAMERA, 0.0) == discs).all()
+
+
+def test_the_arc_a_figure_hides_faces_away_from_the_camera():
+    """A base far from the camera's foot: its ring is believed least on the side away
+    from the foot and fully toward it; a base under the camera, alike all round."""
+    discs = np.array([[350.0, 300.0, 12.0, 200.0], [350.0, 1300.0, 12.0, 200.0]])
+    w = view_weights(discs, CAMERA, 30.0, 34.0)
+    angles = np.arange(ANGLES) * 360 / ANGLES
+    # Away from the foot is -y (up the sheet): 270 degrees in the ring's angles.
+    assert angles[w[0].argmin()] == pytest.approx(270, abs=6)
+    assert w[0].min() < 0.2 and w[0].max() > 0.99
+    assert w[0][np.abs(angles - 90) < 45].min() > 0.95
+    assert w[1].min() > 0.99
+    assert (view_weights(discs, None, 30.0, 34.0) == 1).all()
+
+
+def test_an_owner_seen_only_where_a_figure_leans_is_no_evidence(identifier):
+    """A ring whose only player colour shows on the side away from the camera, where a
+    leaning figure stands (its paint), and nowhere the view trusts: no owner by colour
+    alone. The same colour where the view trusts it is evidence."""
+    discs = np.array([[350.0, 300.0, 12.0, 200.0]])
+    seen = view_weights(discs, CAMERA, 30.0, 34.0)[0]
+    away = int(np.argmin(seen))  # the angle away from the camera's foot
+    band = np.ones(len(RADII), bool)
+    dense = np.full((len(RADII), ANGLES), identifier.symbol_class[tags.INK], np.int8)
+    arc = (away + np.arange(-12, 13)) % ANGLES  # paint over 150 degrees round it
+    dense[:, arc] = 1
+    assert not _colour_in_view(dense, band, 1, seen, identifier.cfg.owner_in_view)
+    assert _colour_in_view(dense, band, 1, None, identifier.cfg.owner_in_view)
+    facing = (away + ANGLES // 2 + np.arange(-3, 3)) % ANGLES  # toward the camera
+    dense[:, facing] = 1
+    assert _colour_in_view(dense, band, 1, seen, identifier.cfg.owner_in_view)
+
+
+def test_colour_where_a_figure_leans_counts_less_for_the_owner(identifier):
+    """The thresholds' owner vote weighs a player's colour by how much the view believes
+    each angle. The other player's colour over the arc a figure leans into (paint over
+    150 degrees) takes the base when every angle counts alike; weighed by the view it
+    does not."""
+    owner, other = 1, 0
+    discs = np.array([[350.0, 300.0, 12.0, 200.0]])
+    seen = view_weights(discs, CAMERA, 30.0, 34.0)
+    away = int(np.argmin(seen[0]))
+    glare = np.zeros(1, bool)
+    for k in range(tags.IDS_PER_PLAYER):
+        dense = ring(identifier, tags.player_ids(owner).start + k)
+        dense[:, (away + np.arange(-12, 13)) % ANGLES] = other + 1
+        plain = identifier._decide_many(dense[None], glare, (2, 3))[0]
+        viewed = identifier._decide_many(dense[None], glare, (2, 3), seen)[0]
+        assert viewed.owner != identifier.players[other], k
+        if k == 3:
+            assert plain.owner == identifier.players[other]

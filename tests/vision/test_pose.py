@@ -144,3 +144,35 @@ def test_the_locator_finds_and_tracks_a_board_over_its_markers():
     # Told the markers lie on the board, the same frame maps the board 4 mm off or more.
     flat = MapLocator(game_layout(), VisionConfig()).locate(frame)
     assert flat.found and _worst_mm(flat.homography, truth, layout) > 4.0
+
+
+@pytest.mark.parametrize("tilt, hfov", [(20, 60), (35, 70), (35, 78)])
+def test_the_camera_is_found_from_the_board_alone(tilt, hfov):
+    """Markers on the board (one homography): under a tilt the view tells the focal
+    length, and the camera's foot and height follow within a few mm."""
+    layout = game_layout()
+    k, rvec, tvec = _camera(layout, tilt, hfov)
+    r, _ = cv2.Rodrigues(rvec)
+    at = (-r.T @ tvec).ravel()
+    found = pose.camera_over_board(_board_map(k, rvec, tvec), SIZE, 70.0)
+    assert found is not None
+    assert math.hypot(*(found[:2] - at[:2])) < 5.0
+    assert found[2] == pytest.approx(abs(at[2]), rel=0.01)
+
+
+@pytest.mark.parametrize("hfov", [60, 78])
+def test_straight_down_the_foot_is_under_the_middle(hfov):
+    """Looking straight down the view does not tell the focal length: the foot is still
+    found (under the image's middle); the height follows the stated field of view."""
+    layout = game_layout()
+    k, rvec, tvec = _camera(layout, 0, hfov)
+    found = pose.camera_over_board(_board_map(k, rvec, tvec), SIZE, 70.0)
+    assert found is not None
+    assert math.hypot(found[0] - layout.sheet[0] / 2, found[1] - layout.sheet[1] / 2) < 2.0
+    stated = pose.focal_px(70.0, SIZE[0]) / pose.focal_px(hfov, SIZE[0])
+    assert found[2] == pytest.approx(1500.0 * stated, rel=0.01)
+
+
+def test_no_camera_makes_a_broken_homography():
+    assert pose.camera_over_board(np.zeros((3, 3)), SIZE, 70.0) is None
+    assert pose.camera_over_board(np.full((3, 3), np.nan), SIZE, 70.0) is None

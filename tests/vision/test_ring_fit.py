@@ -3,8 +3,9 @@ the print, the light and the camera did to them; never a wrong pattern."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from vision import tags
@@ -70,6 +71,122 @@ def test_never_a_wrong_pattern_or_owner(pattern: int, turn: int, owner: str, fad
     other player's reading as good (then the ring has no owner at all)."""
     x = _ring(pattern, turn, owner, fade, cast, lift, noise, blur, seed)
     fits = FITTER.fit(x[None])
+    q = list(LAYOUT.players).index(owner)
+    taken = [o for o in range(len(fits)) if fits[o].clear[0] and not rivals_beat(fits, 0, o)]
+    assert taken in ([], [q])
+    if taken:
+        assert fits[q].pattern[0] == pattern
+
+
+def _painted(x: np.ndarray, start: int, length: int, bgr: tuple[int, int, int]) -> np.ndarray:
+    """``x`` with ``length`` angles from ``start`` on showing a figure's paint."""
+    out = x.copy()
+    idx = (start + np.arange(length)) % ANGLES
+    out[idx] = lab_of(np.array(bgr, np.float32))
+    return out
+
+
+def _hidden_arc(start: int, length: int, floor: float = 0.05) -> np.ndarray:
+    seen = np.ones((1, ANGLES), np.float32)
+    seen[0, (start + np.arange(length)) % ANGLES] = floor
+    return seen
+
+
+def test_weights_all_one_are_the_plain_fit() -> None:
+    x = np.stack([_ring(p, 5 * p, "p1", fade=0.6, noise=6.0, seed=p) for p in range(16)])
+    plain, weighted = FITTER.fit(x), FITTER.fit(x, np.ones(x.shape[:2], np.float32))
+    for a, b in zip(plain, weighted, strict=True):
+        assert (a.pattern == b.pattern).all() and (a.clear == b.clear).all()
+        np.testing.assert_allclose(a.lead, b.lead, rtol=1e-4)
+        np.testing.assert_allclose(a.error, b.error, rtol=1e-4)
+
+
+def test_an_arc_a_figure_hides_counts_for_little() -> None:
+    """A figure's cloak (orange, dark grey, red or steel) over three wedges of a
+    sticker, every pattern, both owners. Fitted with every angle alike the cloak passes
+    for a symbol and few are read; with that arc believed little (where the camera's
+    view puts the figure) most are (112 of 128 when measured: seven wedges do not always
+    lead by enough, and an orange cloak can still spoil the colours' looks), and none
+    wrong either way."""
+    read_plain = read_weighted = 0
+    for paint in ((40, 120, 230), (60, 60, 60), (40, 40, 150), (120, 120, 120)):
+        for p in range(16):
+            for q, owner in enumerate(LAYOUT.players):
+                x = _painted(_ring(p, 11, owner, fade=0.8, noise=3.0, seed=p), 20, 18, paint)
+                for fit, weights in ((FITTER.fit(x[None])[q], False),
+                                     (FITTER.fit(x[None], _hidden_arc(20, 18))[q], True)):
+                    if fit.clear[0]:
+                        assert fit.pattern[0] == p
+                        read_weighted += weights
+                        read_plain += not weights
+    assert read_plain <= 20
+    assert read_weighted >= 100
+
+
+PAINTS = [(40, 120, 230), (200, 90, 30), (30, 150, 200), (60, 60, 60), (40, 40, 150)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(pattern=st.integers(0, 15), turn=st.integers(0, ANGLES - 1),
+       owner=st.sampled_from(["p1", "p2"]), fade=st.floats(0.3, 1.0),
+       noise=st.floats(0.0, 25.0), start=st.integers(0, ANGLES - 1),
+       length=st.integers(0, 10), paint=st.sampled_from(PAINTS), seed=st.integers(0, 99))
+def test_never_a_wrong_pattern_or_owner_under_paint(
+        pattern: int, turn: int, owner: str, fade: float, noise: float, start: int,
+        length: int, paint: tuple[int, int, int], seed: int) -> None:
+    """Paint in a player's colour, or dark, or red, over up to ten angles (a wedge and
+    two thirds) of a faded sticker, every angle believed alike: read right or not
+    read, never wrong."""
+    x = _painted(_ring(pattern, turn, owner, fade, noise=noise, seed=seed), start, length,
+                 paint)
+    _right_or_nothing(FITTER.fit(x[None]), owner, pattern)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pattern=st.integers(0, 15), turn=st.integers(0, ANGLES - 1),
+       owner=st.sampled_from(["p1", "p2"]), fade=st.floats(0.3, 1.0),
+       noise=st.floats(0.0, 25.0), start=st.integers(0, ANGLES - 1),
+       length=st.integers(0, 30), floor=st.floats(0.05, 0.5),
+       body=st.tuples(st.integers(0, 29), st.integers(0, 30)),
+       arm=st.tuples(st.integers(0, ANGLES - 1), st.integers(0, 4)),
+       paint=st.sampled_from(PAINTS), arm_paint=st.sampled_from(PAINTS),
+       seed=st.integers(0, 99))
+def test_never_a_wrong_pattern_or_owner_where_a_figure_stands(
+        pattern: int, turn: int, owner: str, fade: float, noise: float, start: int,
+        length: int, floor: float, body: tuple[int, int], arm: tuple[int, int],
+        paint: tuple[int, int, int], arm_paint: tuple[int, int, int], seed: int) -> None:
+    """An arc of up to half the ring believed less (where the view puts a figure),
+    the figure's paint over any part of that arc, and an arm or a weapon in any paint
+    over up to four angles anywhere: read right or not read, never wrong. Left out:
+    the other player's colour painted over 40 % or more of the sticker's own colour,
+    which is as much the other player's sticker with the owner's colour painted on it
+    (no reader can tell the two)."""
+    x = _ring(pattern, turn, owner, fade, noise=noise, seed=seed)
+    b0, blen = body
+    body_at = (start + min(b0, length) + np.arange(min(blen, max(0, length - b0)))) % ANGLES
+    arm_at = (arm[0] + np.arange(arm[1])) % ANGLES
+    other = [bgr for p in LAYOUT.players if p != owner
+             for bgr in PAINTS if _hue_of(bgr) == _hue_of(LAYOUT.player_bgr(p))]
+    colour = np.roll(np.repeat(tags.CODEWORDS[pattern], ANGLES // tags.SECTORS), turn) \
+        == tags.COLOUR
+    painted = np.zeros(ANGLES, bool)
+    painted[body_at] |= paint in other
+    painted[arm_at] |= arm_paint in other
+    assume((painted & colour).sum() < 0.4 * colour.sum())
+    x = _painted(x, int(body_at[0]) if len(body_at) else 0, len(body_at), paint)
+    x = _painted(x, arm[0], arm[1], arm_paint)
+    _right_or_nothing(FITTER.fit(x[None], _hidden_arc(start, length, floor)), owner, pattern)
+
+
+def _hue_of(bgr: tuple[int, int, int]) -> int:
+    """A colour's hue, to the nearest 30 degrees (OpenCV's scale halves degrees)."""
+    hue = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0, 0]
+    return int(round(int(hue) * 2 / 30)) % 12
+
+
+def _right_or_nothing(fits: list, owner: str, pattern: int) -> None:
+    """A reading as the detector takes it (``identify._refit``): clear, and no other
+    player's reading as good (then the ring has no owner at all)."""
     q = list(LAYOUT.players).index(owner)
     taken = [o for o in range(len(fits)) if fits[o].clear[0] and not rivals_beat(fits, 0, o)]
     assert taken in ([], [q])

@@ -16,7 +16,6 @@ one player whose colour lies in the decoded pattern's colour wedges, if exactly 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import cv2
@@ -25,7 +24,10 @@ import numpy as np
 from .. import tags
 from ..config import VisionConfig
 from ..layout import Layout
+from .pose import camera_over_board
 from .ring_fit import RingFitter, direction, lab_of, rivals_beat
+from .sampling import marker_points, ring_grid, ring_samples, seen_at
+from .view import on_top, view_weights
 
 ANGLES = 60  # samples around the ring (6 per wedge)
 # Radii sampled, as fractions of the estimated radius: wide enough to find the sticker's
@@ -46,6 +48,11 @@ OWNER_BAND = (0.78, 0.93)
 # for the edge put the owner's band on the figure: an orange head over a pale blue
 # sticker made it orange's (on the tuning renders, wrong owners 11 -> 7 at MJPEG 75+).
 EDGE_LEAST, EDGE_TYPICAL = 0.8, 0.975
+# Nor does a sticker reach past its base's outline (the disc's radius is 0.9 of it):
+# colour further out is a neighbour's sticker touching this base (an orange sticker
+# beside a blue one set the blue one's owner band on the orange, seen once sampling
+# moved to the bases' tops) or a figure's paint beyond it.
+EDGE_MOST = 1.1
 
 
 @dataclass
@@ -57,82 +64,33 @@ class Identity:
     tag_confidence: float
 
 
-def marker_points(layout: Layout, white: bool = True) -> dict[float, np.ndarray]:
-    """Points (mm) printed white (``white``) or black on any board, by the height of the
-    marker they belong to. White: each marker's white cells, and the margin half a cell
-    round it (the marker's quiet zone); black: its black cells and border."""
-    aruco = cv2.aruco
-    try:
-        dictionary = aruco.getPredefinedDictionary(getattr(aruco, layout.dictionary))
-    except (AttributeError, cv2.error):
-        return {}
-    by_height: dict[float, list[tuple[float, float]]] = {}
-    for m in layout.markers:
-        out = by_height.setdefault(m.height, [])
-        cells = dictionary.markerSize + 2
-        bits = aruco.generateImageMarker(dictionary, m.id, cells, borderBits=1)
-        (x0, y0), (x1, y1) = np.min(m.corners, axis=0), np.max(m.corners, axis=0)
-        step_x, step_y = (x1 - x0) / cells, (y1 - y0) / cells
-        for i in range(cells):
-            for j in range(cells):
-                if (bits[i, j] > 127) == white:
-                    out.append((x0 + (j + 0.5) * step_x, y0 + (i + 0.5) * step_y))
-        if not white:
-            continue
-        for k in range(cells):  # the quiet zone, half a cell outside the black border
-            t = (k + 0.5) / cells
-            out += [(x0 + t * (x1 - x0), y0 - step_y / 2), (x0 + t * (x1 - x0), y1 + step_y / 2),
-                    (x0 - step_x / 2, y0 + t * (y1 - y0)), (x1 + step_x / 2, y0 + t * (y1 - y0))]
-    return {z: np.array(pts, np.float32) for z, pts in by_height.items()}
+def _colour_wedges(dense: np.ndarray, band: np.ndarray, cls: int) -> np.ndarray:
+    """Which of the ring's ``tags.SECTORS`` wedges (runs of samples from angle 0) show
+    colour class ``cls`` in 30 % or more of their samples in ``band`` (a mask over the
+    radii)."""
+    samples = dense[band]
+    if not samples.size:
+        return np.zeros(tags.SECTORS, bool)
+    return (samples == cls).mean(axis=0).reshape(tags.SECTORS, -1).mean(axis=1) > 0.3
 
 
-def seen_at(frame: np.ndarray, homography: np.ndarray, points: dict[float, np.ndarray],
-            marker_maps: dict[float, np.ndarray]) -> np.ndarray:
-    """The frame's BGR (k, 3 float32) at the points (mm, by marker height) that lie
-    inside it."""
-    xy = np.concatenate([
-        cv2.perspectiveTransform(pts.reshape(-1, 1, 2),
-                                 marker_maps.get(z, homography)).reshape(-1, 2)
-        for z, pts in points.items()])
-    h, w = frame.shape[:2]
-    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w - 1) & (xy[:, 1] >= 0) & (xy[:, 1] < h - 1)
-    xy = np.ascontiguousarray(xy[inside], np.float32)
-    if not len(xy):
-        return np.zeros((0, 3), np.float32)
-    seen = cv2.remap(frame, xy[:, None, 0], xy[:, None, 1], cv2.INTER_LINEAR)
-    return seen.reshape(-1, 3).astype(np.float32)
-
-
-def ring_grid(radii: tuple[float, ...], angles: int) -> np.ndarray:
-    """Offsets (radii, angles, 2) of a ring's samples round a unit circle's centre."""
-    a = np.linspace(0, 2 * math.pi, angles, endpoint=False)
-    rr = np.array(radii)
-    return np.stack([np.cos(a)[None, :] * rr[:, None],
-                     np.sin(a)[None, :] * rr[:, None]], axis=-1)
-
-
-def ring_samples(frame: np.ndarray, homography: np.ndarray, discs: np.ndarray,
-                 grid: np.ndarray) -> np.ndarray:
-    """The frame's BGR at ``grid`` (``ring_grid``) round every disc at once (``discs``:
-    rows of x mm, y mm, radius mm, ...): (discs * radii, angles, 3). One projection
-    and one remap for all of them keeps this cheap."""
-    radii, angles = grid.shape[:2]
-    pts = grid[None] * discs[:, 2, None, None, None] + discs[:, None, None, :2]
-    img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), homography)
-    img = img.reshape(len(discs) * radii, angles, 2).astype(np.float32)
-    return cv2.remap(frame, img[..., 0], img[..., 1], cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE)
+def _colour_in_view(dense: np.ndarray, band: np.ndarray, cls: int,
+                    seen: np.ndarray | None, believed: float) -> bool:
+    """Whether colour class ``cls`` shows (``_colour_wedges``) in a wedge the view
+    believes (``seen``, ``view_weights``: ``believed`` or more), away from where a
+    figure is expected to stand. Where the view expects a figure to lean little (no
+    angle believed under half), every wedge is believed."""
+    if seen is None or seen.min() >= 0.5:
+        return bool(_colour_wedges(dense, band, cls).any())
+    trusted = seen.reshape(tags.SECTORS, -1).mean(axis=1) >= believed
+    return bool((_colour_wedges(dense, band, cls) & trusted).any())
 
 
 def _colour_arc(dense: np.ndarray, band: np.ndarray, cls: int) -> int:
     """How many of the ring's ``tags.SECTORS`` wedges the shortest arc holding every
-    wedge that shows colour class ``cls`` (in 30 % or more of its samples in ``band``,
-    a mask over the radii) spans: 0 when none does."""
-    samples = dense[band]
-    if not samples.size:
-        return 0
-    per = (samples == cls).mean(axis=0).reshape(tags.SECTORS, -1).mean(axis=1)
-    on = np.flatnonzero(per > 0.3)
+    wedge that shows colour class ``cls`` (``_colour_wedges``) spans: 0 when none
+    does."""
+    on = np.flatnonzero(_colour_wedges(dense, band, cls))
     if not len(on):
         return 0
     gaps = np.diff(np.concatenate([on, [on[0] + tags.SECTORS]]))
@@ -147,7 +105,7 @@ def _edges(dense: np.ndarray) -> np.ndarray:
     strong = colored >= 0.5 * cmax[:, None]
     last = len(RADII) - 1 - np.argmax(strong[:, ::-1], axis=1)
     edge = np.where(cmax > 0, _RADII[last] + 0.025, float(RADII[-1]))
-    edge = np.where(edge < EDGE_LEAST, EDGE_TYPICAL, edge)
+    edge = np.where(edge < EDGE_LEAST, EDGE_TYPICAL, np.minimum(edge, EDGE_MOST))
     return edge[:, None]
 
 
@@ -226,7 +184,9 @@ class Identifier:
         if not discs:
             return []
         n = len(discs)
-        arr = np.array(discs, np.float64)
+        h, w = frame.shape[:2]
+        camera = camera_over_board(homography, (w, h), self.cfg.camera_hfov_deg)
+        arr = on_top(np.array(discs, np.float64), camera, self.cfg.base_height_mm)
         samples = ring_samples(frame, homography, arr, self.unit)
         samples = self._balanced(frame, homography, samples, marker_maps or {})
         papers = np.repeat(arr[:, 3], len(RADII))
@@ -234,10 +194,14 @@ class Identifier:
         value, sat, hue = (m.reshape(shape) for m in self._measure(samples, papers))
         glare = arr[:, 3] >= self.cfg.clipped_paper
         dense = self._classes(value, sat, hue, glare)
-        first = self._decide_many(dense, glare, tuple(self.cfg.hidden_wedges))
+        seen = None
+        if self.cfg.figure_view_mm > 0:
+            seen = view_weights(arr, camera, self.cfg.figure_view_mm,
+                                self.cfg.figure_view_spread_deg)
+        first = self._decide_many(dense, glare, tuple(self.cfg.hidden_wedges), seen)
         if not self.cfg.ring_fit:
             return first
-        return self._refit(samples.reshape(n, len(RADII), ANGLES, 3), dense, first)
+        return self._refit(samples.reshape(n, len(RADII), ANGLES, 3), dense, first, seen)
 
     def _balanced(self, frame: np.ndarray, homography: np.ndarray, samples: np.ndarray,
                   marker_maps: dict[float, np.ndarray]) -> np.ndarray:
@@ -260,8 +224,8 @@ class Identifier:
             return samples
         return np.clip(samples * gains.astype(np.float32), 0, 255).astype(np.uint8)
 
-    def _refit(self, samples: np.ndarray, dense: np.ndarray,
-               first: list[Identity]) -> list[Identity]:
+    def _refit(self, samples: np.ndarray, dense: np.ndarray, first: list[Identity],
+               seen: np.ndarray | None = None) -> list[Identity]:
         """Every ring with an owner read again by its own colours (``ring_fit.py``), as
         each player's sticker. The owner the colour votes gave must fit best (paint in
         a player's hue on the other player's base once took it at full confidence);
@@ -273,7 +237,12 @@ class Identifier:
         band = (radii >= FIT_BAND[0] * edge) & (radii <= FIT_BAND[1] * edge)
         x = (lab_of(samples) * band[:, :, None, None]).sum(axis=1) / np.maximum(
             band.sum(axis=1), 1)[:, None, None]
-        fits = self.fitter.fit(x)
+        fits = self.fitter.fit(x, seen)
+        # Whose sticker the ring could be is also asked of the fit with every angle
+        # alike: believing the arc under a figure less must not let that figure's paint
+        # elsewhere on the ring make it look like nobody else's (an orange figure over
+        # a blue sticker whose blue came out purple).
+        alike = fits if seen is None else self.fitter.fit(x)
         outer_band = (radii >= OWNER_BAND[0] * edge) & (radii <= OWNER_BAND[1] * edge)
         out = []
         for k, ident in enumerate(first):
@@ -295,7 +264,7 @@ class Identifier:
             # The owner: no other player's reading may fit better, and an owner on
             # little colour evidence (a few samples of a washed-out ring) with no id
             # that both decoders read is a guess: none.
-            if rivals_beat(fits, k, q) or (
+            if rivals_beat(fits, k, q) or rivals_beat(alike, k, q) or (
                     ident.owner_confidence < self.cfg.min_owner_evidence
                     and not (mine.clear[k] or confirmed)):
                 out.append(Identity(None, 0.0, None, "unreadable", 0.0))
@@ -323,6 +292,9 @@ class Identifier:
             last = out[-1]
             if last.owner is not None and last.tag != "read" and (
                     _colour_arc(dense[k], outer_band[k], q + 1) < self.cfg.owner_min_arc
+                    or not _colour_in_view(dense[k], outer_band[k], q + 1,
+                                           None if seen is None else seen[k],
+                                           self.cfg.owner_in_view)
                     or self._pale_and_contested(samples[k], dense[k], outer_band[k], q)):
                 out[-1] = Identity(None, 0.0, None, "unreadable", 0.0)
         return out
@@ -340,7 +312,8 @@ class Identifier:
         return float(np.median(hsv[..., 1][mine])) < self.cfg.pale_owner_saturation * 255
 
     def _decide_many(self, dense: np.ndarray, glare: np.ndarray,
-                     hidden: tuple[int, ...] = ()) -> list[Identity]:
+                     hidden: tuple[int, ...] = (),
+                     seen: np.ndarray | None = None) -> list[Identity]:
         """Owner and id of every ring at once. ``dense``: (rings, radii, angles) sample
         classes; ``glare``: per ring, whether the paper around it is clipped; ``hidden``:
         how many wedges a figure may hide, tried in turn, for decoding again the rings
@@ -353,7 +326,10 @@ class Identifier:
         # and does not contradict it.
         band = (OWNER_BAND[0] * edge <= _RADII) & (OWNER_BAND[1] * edge >= _RADII)
         band[~band.any(axis=1)] = True
-        counts = np.stack([((dense == k + 1) & band[:, :, None]).sum(axis=(1, 2))
+        # A player's colour where a figure is expected to stand (``seen``) is as likely
+        # the figure's paint: it counts for as little as the view believes it.
+        by_angle = 1.0 if seen is None else seen[:, None, :]
+        counts = np.stack([(((dense == k + 1) & band[:, :, None]) * by_angle).sum(axis=(1, 2))
                            for k in range(len(self.players))], axis=1)
         total_color = counts.sum(axis=1)
         best = counts.argmax(axis=1)

@@ -137,3 +137,45 @@ def marker_errors(pose: Pose, points: dict[int, np.ndarray], heights: dict[int, 
                                         pose.plane_map(heights.get(i, 0.0))).reshape(4, 2)
         out[i] = float(np.sqrt(np.mean(np.sum((proj - corners) ** 2, axis=1))))
     return out
+
+
+def camera_over_board(homography: np.ndarray, size: tuple[int, int],
+                      hfov_deg: float) -> np.ndarray | None:
+    """Where the camera is, from the board's homography (board mm -> image px): (x mm,
+    y mm, height mm over the board), the first two its foot on the board. A pinhole
+    with the principal point at the image's centre; its focal length is read from the
+    homography when the view is tilted enough to tell it (the two board axes must map
+    to perpendicular rays), else the stated field of view is taken (looking straight
+    down, the foot lies under the image's centre whatever the focal length). None for a
+    homography no camera makes."""
+    w, h = size
+    centre = np.array([[1, 0, -(w - 1) / 2], [0, 1, -(h - 1) / 2], [0, 0, 1]])
+    g = centre @ np.asarray(homography, np.float64)
+    stated = f = focal_px(hfov_deg, w)
+    scale = np.linalg.norm(g)
+    if not (scale > 0 and math.isfinite(scale)):
+        return None
+    g = g / scale
+    # With B = diag(1/f^2, 1/f^2, 1), the board's axes g1, g2 map to rays at right
+    # angles (g1' B g2 = 0) and of equal length (g1' B g1 = g2' B g2): two equations
+    # in u = 1/f^2, solved together (a tilt about one board axis leaves the first
+    # empty, one about the other the second).
+    a = np.array([g[0, 0] * g[0, 1] + g[1, 0] * g[1, 1],
+                  g[0, 0] ** 2 + g[1, 0] ** 2 - g[0, 1] ** 2 - g[1, 1] ** 2])
+    y = np.array([-g[2, 0] * g[2, 1], g[2, 1] ** 2 - g[2, 0] ** 2])
+    if a @ a > 0:
+        u = float(a @ y / (a @ a))
+        if u > 0 and 0.5 * stated < 1 / math.sqrt(u) < 2.0 * stated:
+            f = 1 / math.sqrt(u)
+    a = np.diag([1 / f, 1 / f, 1.0]) @ g
+    n1, n2 = np.linalg.norm(a[:, 0]), np.linalg.norm(a[:, 1])
+    if not (n1 > 0 and n2 > 0 and math.isfinite(n1 + n2)):
+        return None
+    lam = 2.0 / (n1 + n2)
+    r1, r2, t = lam * a[:, 0], lam * a[:, 1], lam * a[:, 2]
+    if t[2] < 0:  # the board lies in front of the camera
+        r1, r2, t = -r1, -r2, -t
+    u, _, vt = np.linalg.svd(np.column_stack([r1, r2, np.cross(r1, r2)]))
+    rot = u @ vt
+    at = -rot.T @ t
+    return np.array([at[0], at[1], abs(at[2])])

@@ -121,22 +121,31 @@ class RingFitter:
         self.clean_explained = clean_explained
         self.accent_dirs = {s: direction(bgr) for s, bgr in tags.ACCENTS.items()}
         w = _weights(angles)  # (H, A, S)
-        self._n = w.sum(axis=1)  # (H, S): each symbol's weight under each hypothesis
         self._w_all = np.ascontiguousarray(w.sum(axis=2))  # (H, A)
 
-    def fit(self, x: np.ndarray) -> list[Fits]:
+    def fit(self, x: np.ndarray, seen: np.ndarray | None = None) -> list[Fits]:
         """Every ring's angle means ``x`` (rings, angles, 3: Lab) fitted as each
-        player's sticker in turn: one ``Fits`` per player."""
+        player's sticker in turn: one ``Fits`` per player. ``seen`` (rings, angles,
+        over 0): how much each angle counts, less where a figure is expected to hide
+        the ring (``view.view_weights``); every angle alike when None."""
         n_rings = len(x)
-        flat = x.transpose(1, 2, 0).reshape(self.angles, -1)  # (A, 3 * rings)
-        # One product gives every ring's symbol sums under every hypothesis.
-        sums = (_by_symbol(self.angles) @ flat).reshape(-1, tags.SYMBOLS, 3, n_rings)
+        by_symbol = _by_symbol(self.angles)
+        uniform = seen is None
+        seen = np.ones(x.shape[:2], np.float32) if seen is None else \
+            np.asarray(seen, np.float32)
+        xw = x * seen[:, :, None]
+        flat = xw.transpose(1, 2, 0).reshape(self.angles, -1)  # (A, 3 * rings)
+        # One product gives every ring's symbol sums under every hypothesis, another
+        # each symbol's weight.
+        sums = (by_symbol @ flat).reshape(-1, tags.SYMBOLS, 3, n_rings)
         sums = sums.transpose(3, 0, 1, 2)  # (rings, H, S, 3)
-        q = (x * x).sum(axis=2) @ self._w_all.T  # (rings, H)
+        n = (by_symbol @ seen.T).reshape(-1, tags.SYMBOLS, n_rings).transpose(2, 0, 1)
+        q = (xw * x).sum(axis=2) @ self._w_all.T  # (rings, H)
         # Error = sum of squares - sum over symbols of |symbol sum|^2 / symbol weight.
-        explained_sq = np.einsum("rhsc,rhsc->rhs", sums, sums) / self._n[None]
+        explained_sq = np.einsum("rhsc,rhsc->rhs", sums, sums) / n
         raw = np.maximum(q - explained_sq.sum(axis=2), 1e-6)  # (rings, H)
-        total = ((x - x.mean(axis=1, keepdims=True)) ** 2).sum(axis=(1, 2))
+        mean = xw.sum(axis=1, keepdims=True) / seen.sum(axis=1)[:, None, None]
+        total = (((x - mean) ** 2).sum(axis=2) * seen).sum(axis=1)
         per_pattern = raw.reshape(n_rings, len(tags.CODEWORDS), self.angles)
         best_rot = per_pattern.argmin(axis=2)  # (rings, patterns)
         row = np.take_along_axis(per_pattern, best_rot[..., None], axis=2)[..., 0]
@@ -146,22 +155,56 @@ class RingFitter:
         first, second = row[idx, pattern], row[idx, order[:, 1]]
         lead = (second - first) / first
         explained = 1.0 - first / np.maximum(total, 1e-6)
-        # Only each pattern's best rotation is judged by its colours (16 a ring, not 960).
+        # Only each pattern's best rotation is judged by its colours (16 a ring, not
+        # 960). A reading's colours must look right with the angles weighted as the fit
+        # weighs them and alike, against the light's tint and as they are
+        # (``_looks_right``). Paint where the ring is believed less sets the symbols'
+        # colours when every angle counts alike (orange paint over a faded blue
+        # sticker's colour wedge made it orange's), and paint elsewhere when the rest
+        # counts less (blue paint over its ink made the ink bluer than the faded blue,
+        # and the sticker orange's).
         best_h = np.arange(len(tags.CODEWORDS))[None, :] * self.angles + best_rot
-        best_means = np.take_along_axis(sums, best_h[:, :, None, None], axis=1) / \
-            self._n[best_h][..., None]
+        weighted = np.take_along_axis(sums, best_h[:, :, None, None], axis=1) / \
+            np.take_along_axis(n, best_h[:, :, None], axis=1)[..., None]
+        w = _weights(self.angles)[best_h]  # (rings, patterns, A, S)
+        alike = np.einsum("rpas,rac->rpsc", w, x) / w.sum(axis=2)[..., None]
+        tint = self._light_tint(x, best_rot)  # (rings, patterns, 2)
         out = []
         for owner in range(len(self.owner_dirs)):
-            valid = self._looks_right(best_means, owner)  # (rings, patterns)
+            # Whose sticker the colours could be (the rivals' test, ``rivals_beat``):
+            # every angle alike, the ink's mean tint the light's.
+            could = self._looks_right(alike, alike[..., tags.INK, 1:], owner)
+            valid = could & self._looks_right(alike, tint, owner, as_they_are=True)
+            if not uniform:
+                valid &= self._looks_right(weighted, tint, owner, as_they_are=True)
             looks = valid[idx, pattern]
             clear = looks & (((lead >= self.lead) & (explained >= self.explained))
                              | ((lead >= self.clean_lead)
                                 & (explained >= self.clean_explained)))
-            error = np.where(valid, row, np.inf).min(axis=1)
+            error = np.where(could, row, np.inf).min(axis=1)
             out.append(Fits(pattern, clear, lead, explained, looks, error))
         return out
 
-    def _looks_right(self, means: np.ndarray, owner: int) -> np.ndarray:
+    def _light_tint(self, x: np.ndarray, turn: np.ndarray) -> np.ndarray:
+        """The light's tint on each ring read as each pattern (turned by ``turn``:
+        rings, patterns), from its ink: (rings, patterns, 2), Lab's (a, b). Ink prints
+        neutral, so its tint is the light's, but paint over an ink wedge tints it too
+        (blue paint over a faded blue sticker's ink made the blue look orange against
+        it): each ink wedge's tint is the median of the samples inside its borders, and
+        the least coloured of the pattern's ink wedges (every pattern has two or more)
+        is the light's."""
+        per = self.angles // tags.SECTORS
+        at = (turn[..., None] + np.arange(self.angles)) % self.angles  # (rings, P, A)
+        xs = x[np.arange(len(x))[:, None, None], at, 1:]  # (rings, P, A, 2)
+        xs = xs.reshape(*turn.shape, tags.SECTORS, per, 2)[..., 1:per - 1, :]
+        wedge = np.median(xs, axis=-2)  # (rings, P, wedges, 2)
+        is_ink = np.array(tags.CODEWORDS) == tags.INK  # (P, wedges)
+        chroma = np.where(is_ink, np.linalg.norm(wedge, axis=-1), np.inf)
+        least = chroma.argmin(axis=-1)
+        return np.take_along_axis(wedge, least[..., None, None], axis=-2)[..., 0, :]
+
+    def _looks_right(self, means: np.ndarray, tint: np.ndarray, owner: int,
+                     as_they_are: bool = False) -> np.ndarray:
         """Whether each explanation's symbol means (..., S, 3) look like the symbols,
         compared only with one another on the same ring (blur, chroma subsampling, the
         print and the light move all four together). Ink is darker than the owner's
@@ -177,13 +220,17 @@ class RingFitter:
         chroma = np.linalg.norm(ab, axis=-1)
         ok &= (lum[..., ink] < lum[..., acc2]) | (chroma[..., ink] < chroma[..., acc2])
         # The owner's colour lies nearer the owner's hue than any other player's, by a
-        # margin, seen from the ink: ink prints neutral, so its tint is the light's (a
-        # faded blue under a warm light comes out a warm grey, and read as an orange
-        # sticker when judged on its own).
-        own = ab[..., col, :] - ab[..., ink, :]
+        # margin, seen from the light's tint (``tint``, from the ink: a faded blue under
+        # a warm light comes out a warm grey, and read as an orange sticker when judged
+        # on its own).
+        # ``as_they_are``: and, without the tint taken out, lean no less toward the
+        # owner's hue than toward another's (a tint strong enough to turn that is paint).
+        own = ab[..., col, :] - tint
         for other, d in enumerate(self.owner_dirs):
             if other != owner:
                 ok &= (own @ (self.owner_dirs[owner] - d)) > OWNER_MARGIN
+                if as_they_are:
+                    ok &= (ab[..., col, :] @ (self.owner_dirs[owner] - d)) > 0
         dirs = {col: self.owner_dirs[owner], **self.accent_dirs}
         keys = sorted(dirs)
         for a_i, a in enumerate(keys):

@@ -19,7 +19,8 @@ import numpy as np
 
 from ..config import VisionConfig
 from ..layout import Layout
-from .identify import Identity, marker_points, ring_grid, ring_samples, seen_at
+from .identify import Identity
+from .sampling import marker_points, ring_grid, ring_samples, seen_at
 
 ANGLES = 48
 RADII = (0.5, 0.6, 0.7, 0.8, 0.9)  # shares of the base's radius sampled

@@ -21,6 +21,10 @@ from ..printing.mapart import render_sheet
 
 TABLE_MM = 160.0  # table visible around the sheet
 TEX_PX_PER_MM = 2.5
+# A base's top (its sticker, and the figure standing on it) lies this high over the
+# table, and is seen displaced away from the camera's foot (parallax), as in a photo.
+BASE_HEIGHT_MM = 3.5
+CAMERA_DISTANCE_MM = 1500.0  # from the sheet's centre
 SUPERSAMPLE = 1.5
 
 
@@ -155,7 +159,9 @@ class SceneRenderer:
         return self._printed[print_black]
 
     def _paint(self, scene: Scene, rng: np.random.Generator, view_dir: np.ndarray,
-               print_black: float = 0.0) -> np.ndarray:
+               print_black: float = 0.0, camera: np.ndarray | None = None) -> np.ndarray:
+        """The top-down texture. ``camera``: where the camera is (board x mm, y mm,
+        height mm); the bases' tops are drawn where it sees them."""
         s = TEX_PX_PER_MM
         tex = self._paper(print_black).copy()
 
@@ -163,7 +169,11 @@ class SceneRenderer:
             return (x + self.pad_mm) * s, (y + self.pad_mm) * s
 
         for b in scene.bases:
-            cx, cy = px(b.x, b.y)
+            foot_x, foot_y = px(b.x, b.y)
+            cx, cy = foot_x, foot_y
+            if camera is not None:
+                lift = BASE_HEIGHT_MM / (camera[2] - BASE_HEIGHT_MM)
+                cx, cy = px(b.x + (b.x - camera[0]) * lift, b.y + (b.y - camera[1]) * lift)
             r = b.diameter / 2 * s
             # A soft contact shadow, then the base's dark bevelled side (about 1 mm).
             x0, y0 = int(cx - 2 * r), int(cy - 2 * r)
@@ -175,7 +185,11 @@ class SceneRenderer:
                 patch = cv2.GaussianBlur(patch, (0, 0), r * 0.12)
                 roi = tex[y0:y1, x0:x1].astype(np.float32)
                 tex[y0:y1, x0:x1] = (roi * (1 - 0.45 * patch[..., None])).astype(np.uint8)
-            cv2.circle(tex, (int(cx), int(cy)), int(r + 1.0 * s), (30, 30, 32), -1, cv2.LINE_AA)
+            # The dark side from the foot on the table up to the top: both rims and
+            # the band between them.
+            for t in np.linspace(0.0, 1.0, 4):
+                cv2.circle(tex, (int(foot_x + (cx - foot_x) * t), int(foot_y + (cy - foot_y) * t)),
+                           int(r + 1.0 * s), (30, 30, 32), -1, cv2.LINE_AA)
             color = self.layout.player_bgr(b.owner)
             tags.draw_tag(tex, (cx, cy), r, b.tag, color, b.angle)
             if b.figure > 0:
@@ -205,11 +219,27 @@ class SceneRenderer:
         return tex
 
     # -- the camera -------------------------------------------------------------------
+    def camera(self, c: Conditions) -> np.ndarray:
+        """Where the camera is: its foot on the board (x mm, y mm) and its height (mm)."""
+        w, h = self.layout.sheet
+        cam = self._camera_offset(c)
+        return np.array([w / 2 + cam[0], h / 2 + cam[1], -cam[2]])
+
+    @staticmethod
+    def _camera_offset(c: Conditions) -> np.ndarray:
+        """The camera from the sheet's centre (board axes; z into the table)."""
+        t, yaw = math.radians(c.tilt_deg), math.radians(c.yaw_deg)
+        dist = CAMERA_DISTANCE_MM
+        cam = np.array([0.0, dist * math.sin(t), -dist * math.cos(t)])
+        rz = np.array([[math.cos(yaw), -math.sin(yaw), 0], [math.sin(yaw), math.cos(yaw), 0],
+                       [0, 0, 1]])
+        return rz @ cam
+
     def homography(self, c: Conditions, size: tuple[int, int]) -> np.ndarray:
         """Sheet millimetres -> output pixels."""
         w, h = self.layout.sheet
         t, yaw = math.radians(c.tilt_deg), math.radians(c.yaw_deg)
-        dist = 1500.0
+        dist = CAMERA_DISTANCE_MM
         cam = np.array([0.0, dist * math.sin(t), -dist * math.cos(t)])
         rot = np.array([[1, 0, 0], [0, math.cos(t), math.sin(t)],
                         [0, -math.sin(t), math.cos(t)]])
@@ -223,11 +253,12 @@ class SceneRenderer:
         corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], float).T
         proj = plane @ corners
         xy = proj[:2] / proj[2]
-        span_w, span_h = np.ptp(xy[0]), np.ptp(xy[1])
-        f = min(size[1] * c.fill / span_h, size[0] * 0.97 / span_w)
-        mid = (xy.min(axis=1) + xy.max(axis=1)) / 2
-        k = np.array([[f, 0, size[0] / 2 - f * mid[0]], [0, f, size[1] / 2 - f * mid[1]],
-                      [0, 0, 1]])
+        # The camera is aimed at the sheet's centre, which is the middle of the picture
+        # (a webcam's principal point); the focal length makes the sheet fill ``fill``
+        # of the frame's height (its near edge, the larger under a tilt).
+        f = min(size[1] / 2 * c.fill / np.abs(xy[1]).max(),
+                size[0] / 2 * 0.97 / np.abs(xy[0]).max())
+        k = np.array([[f, 0, (size[0] - 1) / 2], [0, f, (size[1] - 1) / 2], [0, 0, 1]])
         return k @ plane
 
     def render(self, scene: Scene, c: Conditions, size: tuple[int, int] = (1280, 720),
@@ -243,7 +274,7 @@ class SceneRenderer:
         view = np.array([scene.layout.sheet[0] / 2, scene.layout.sheet[1] / 2]) - \
             cam_foot[:2] / cam_foot[2]
         view = view / (np.linalg.norm(view) + 1e-9) * min(1.0, c.tilt_deg / 30)
-        tex = self._paint(scene, rng, view, c.print_black)
+        tex = self._paint(scene, rng, view, c.print_black, self.camera(c))
         s = TEX_PX_PER_MM
         tex_to_mm = np.array([[1 / s, 0, -self.pad_mm], [0, 1 / s, -self.pad_mm], [0, 0, 1]])
         frame = cv2.warpPerspective(tex, hmm @ tex_to_mm, big, flags=cv2.INTER_AREA,

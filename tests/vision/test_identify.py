@@ -1,12 +1,14 @@
 """The identify stage's decisions on sample classes drawn by hand: what a figure does to
 the owner and the id, without the camera in between."""
 
+import cv2
 import numpy as np
 import pytest
 
 from vision import tags
 from vision.config import VisionConfig
 from vision.detect.identify import ANGLES, RADII, Identifier, _colour_in_view, _edges
+from vision.detect.sampling import ring_samples
 from vision.detect.view import on_top, view_weights
 
 OTHER = -1
@@ -102,11 +104,11 @@ CAMERA = np.array([350.0, 1300.0, 1200.0])  # its foot off the sheet's bottom ed
 def test_a_sticker_is_read_on_the_base_top():
     """A base's top is 3.5 mm over the board: seen from the camera, it lies over a board
     point further from the camera's foot by 3.5 / (1200 - 3.5) of the distance. The
-    outline found is centred half-way between the foot and the top, so the sticker is
-    taken to be half that further out."""
+    outline found is centred between the foot and the top, so the sticker is taken to
+    be three quarters of that further out."""
     discs = np.array([[350.0, 300.0, 12.0, 200.0], [350.0, 1300.0, 12.0, 200.0]])
     top = on_top(discs, CAMERA, 3.5)
-    assert top[0, 1] == pytest.approx(300.0 - 0.5 * 1000.0 * 3.5 / 1196.5)
+    assert top[0, 1] == pytest.approx(300.0 - 0.75 * 1000.0 * 3.5 / 1196.5)
     assert top[0, 2] == discs[0, 2]
     assert top[0, 0] == pytest.approx(350.0)
     assert top[1, :2] == pytest.approx(discs[1, :2])  # right under the camera: no move
@@ -165,3 +167,22 @@ def test_colour_where_a_figure_leans_counts_less_for_the_owner(identifier):
         assert viewed.owner != identifier.players[other], k
         if k == 3:
             assert plain.owner == identifier.players[other]
+
+
+def test_a_sticker_too_faded_for_the_colour_votes_is_read_by_its_fit(identifier, layout):
+    """Every sticker of both players printed so faded that no sample passes for a
+    player's colour (an empty cartridge): the colour votes name no owner, and the fit
+    by the sticker's own colours reads owner and id, every one right."""
+    disc = [(100.0, 100.0, 60.0, 235.0)]
+    for tag_id in range(tags.MAX_IDS):
+        owner = identifier.players[tag_id // tags.IDS_PER_PLAYER]
+        colour = np.array(layout.player_bgr(owner), np.float32)
+        faded = tuple(int(v) for v in colour.mean() + (colour - colour.mean()) * 0.15)
+        img = np.full((200, 200, 3), 235, np.uint8)
+        tags.draw_tag(img, (100, 100), 60, tag_id, faded, 17.0 + 7 * tag_id)
+        img = cv2.GaussianBlur(img, (0, 0), 1.0)
+        samples = ring_samples(img, np.eye(3), np.array(disc), identifier.unit)
+        dense = identifier.classify(samples, 235.0).reshape(1, len(RADII), ANGLES)
+        assert decide(identifier, dense)[0].owner is None, tag_id
+        got = identifier.identify_many(img, np.eye(3), disc)[0]
+        assert (got.owner, got.sticker, got.tag) == (owner, tag_id, "read"), tag_id

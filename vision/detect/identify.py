@@ -247,7 +247,7 @@ class Identifier:
         out = []
         for k, ident in enumerate(first):
             if ident.owner is None:
-                out.append(ident)
+                out.append(self._fit_alone(fits, alike, k) or ident)
                 continue
             q = self.players.index(ident.owner)
             mine = fits[q]
@@ -267,7 +267,8 @@ class Identifier:
             if rivals_beat(fits, k, q) or rivals_beat(alike, k, q) or (
                     ident.owner_confidence < self.cfg.min_owner_evidence
                     and not (mine.clear[k] or confirmed)):
-                out.append(Identity(None, 0.0, None, "unreadable", 0.0))
+                out.append(self._fit_alone(fits, alike, k)
+                           or Identity(None, 0.0, None, "unreadable", 0.0))
                 continue
             unread = Identity(ident.owner, ident.owner_confidence, None, "unreadable", 0.0)
             if ident.tag == "read":
@@ -298,6 +299,21 @@ class Identifier:
                     or self._pale_and_contested(samples[k], dense[k], outer_band[k], q)):
                 out[-1] = Identity(None, 0.0, None, "unreadable", 0.0)
         return out
+
+    def _fit_alone(self, fits: list, alike: list, k: int) -> Identity | None:
+        """Ring ``k`` read by the fit alone, when the colour votes named no owner (a
+        washed-out sticker, or a figure's paint splitting them): the one player whose
+        reading is clear, with no other player's as good by either fit; else None."""
+        mine = [q for q in range(len(self.players)) if fits[q].clear[k]
+                and not rivals_beat(fits, k, q) and not rivals_beat(alike, k, q)]
+        if len(mine) != 1:
+            return None
+        q = mine[0]
+        conf = min(1.0, float(fits[q].lead[k]) / (2 * self.cfg.fit_lead)) * \
+            float(fits[q].explained[k])
+        return Identity(self.players[q], round(conf, 3),
+                        tags.player_ids(q).start + int(fits[q].pattern[k]), "read",
+                        round(conf, 3))
 
     def _pale_and_contested(self, samples: np.ndarray, dense: np.ndarray, band: np.ndarray,
                             owner: int) -> bool:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+# How much of the top's parallax lies beyond the centre of the base's outline (above).
+TOP_BEYOND_OUTLINE = 0.75
+
 
 def on_top(discs: np.ndarray, camera: np.ndarray | None, height: float) -> np.ndarray:
     """``discs`` (rows of x mm, y mm, radius mm, ...: bases' outlines found on the
@@ -19,12 +22,13 @@ def on_top(discs: np.ndarray, camera: np.ndarray | None, height: float) -> np.nd
     by height / (camera height - height) of its distance (under a tilted camera 1-3 mm
     at the far side of the map, a tenth of a sticker's radius or more). The outline
     found holds the base's foot, its side and its top, so its centre lies between the
-    foot and the top: measured at half the way on synthetic frames and a quarter on the
-    renders. The sticker is taken to be half the way further. No move without a
-    camera."""
+    foot and the top: measured a quarter of the way on the Blender renders (where the
+    top's bevel and the side's shading blur into the paper) and half on synthetic
+    frames. The sticker is taken to lie three quarters of the way further out, which
+    read the most on both. No move without a camera."""
     if camera is None or height <= 0 or camera[2] <= height:
         return discs
-    k = 1.0 + 0.5 * height / (camera[2] - height)
+    k = 1.0 + TOP_BEYOND_OUTLINE * height / (camera[2] - height)
     out = discs.copy()
     out[:, :2] = camera[None, :2] + (discs[:, :2] - camera[None, :2]) * k
     return out

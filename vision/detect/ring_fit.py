@@ -28,7 +28,10 @@ sticker stands only if no other player's reading fits as well (``rivals_beat``).
 
 Fitting again with a run of wedges left out (for a figure leaning over the ring, as the
 first decoder does) was built and measured on rendered figures: it read wrong ids at
-leads over 1, so the fit reads whole rings only.
+leads over 1 (each pattern left out what contradicted it). What the fit does instead is
+weigh each angle by how much the camera's view believes it (``view.view_weights``: less
+on the side a figure leans into, the same for every pattern), and then judge the
+colours both weighted and with every angle alike.
 """
 
 from __future__ import annotations

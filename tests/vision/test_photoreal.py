@@ -404,3 +404,29 @@ def test_black_and_white_pieces_on_a_wooden_board(tmp_path: Path) -> None:
     assert r["base_recall"] >= 0.9 and r["false_occlusion_rate"] == 0.0
     assert r["wrong_owners"] == 0 and r["owner_accuracy"] >= 0.9
     assert results["hue"]["owner_accuracy"] == 0.0
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_a_base_stands_on_the_curling_paper(axis: int) -> None:
+    """A rolled print lifts its edges: a base near one stands on the paper, not in it
+    (within the paper mesh's chord over its curve, 0.2 mm). Put at the table's height,
+    bases by a curled edge sank out of the camera's sight while their truth still had
+    them there (held-out renders without figures: 6 bases no reader could find)."""
+    from vision.photoreal.spec import Look, _curl, _standing
+
+    layout = game_layout()
+    look = Look(curl_mm=8.0, curl_axis=axis)
+    nx, ny = 48, 60
+    grid = np.array(_curl(layout, look, nx, ny))  # metres, rows along y
+    w, h = layout.sheet
+    profile = grid[0] if axis == 0 else grid[:, 0]  # the lift along the curling axis
+    at = np.linspace(0, w if axis == 0 else h, len(profile))
+    for x, y in [(12.0, h / 2), (w - 15.0, 40.0), (w / 2, 14.0), (w / 2, h - 20.0),
+                 (100.0, 100.0)]:
+        r = 14.0
+        stand = _standing(layout, look, x, y, r)
+        c = x if axis == 0 else y
+        under = np.interp(np.linspace(c - r, c + r, 29), at, profile)
+        assert stand >= under.max() - 0.0002, (x, y)
+        assert stand <= look.curl_mm / 1000 + 1e-9
+    assert _standing(layout, look, w / 2, h / 2, 14.0) == 0.0  # the middle lies flat

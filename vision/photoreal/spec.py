@@ -258,17 +258,26 @@ def _to_world(layout: Layout, x_mm: float, y_mm: float) -> tuple[float, float]:
     return (x_mm - layout.sheet[0] / 2) / 1000, -(y_mm - layout.sheet[1] / 2) / 1000
 
 
+def _curl_lift(look: Look, t: float) -> float:
+    """How far the curling paper lifts (metres) at ``t``, the share of the way across
+    the sheet along its curling axis (0 and 1: the curling edges)."""
+    u = min(1.0, abs(2 * t - 1))
+    return look.curl_mm * max(0.0, (u - 0.55) / 0.45) ** 2 / 1000
+
+
 def _curl(layout: Layout, look: Look, nx: int, ny: int) -> list[list[float]]:
     """Paper lifting toward two opposite edges (a rolled print never lies flat)."""
-    out = []
-    for j in range(ny + 1):
-        row = []
-        for i in range(nx + 1):
-            u = abs(2 * (i / nx if look.curl_axis == 0 else j / ny) - 1)
-            lift = max(0.0, (u - 0.55) / 0.45) ** 2
-            row.append(look.curl_mm * lift / 1000)
-        out.append(row)
-    return out
+    return [[_curl_lift(look, i / nx if look.curl_axis == 0 else j / ny)
+             for i in range(nx + 1)] for j in range(ny + 1)]
+
+
+def _standing(layout: Layout, look: Look, x_mm: float, y_mm: float, r_mm: float) -> float:
+    """Where a base at (x, y) of radius ``r_mm`` stands on the curling paper (metres up):
+    on the highest point under it (the paper rises toward the edge; a base put at the
+    table's height sank into a curled edge, out of the camera's sight, while the truth
+    still had it there)."""
+    axis, size = (x_mm, layout.sheet[0]) if look.curl_axis == 0 else (y_mm, layout.sheet[1])
+    return max(_curl_lift(look, (axis - r_mm) / size), _curl_lift(look, (axis + r_mm) / size))
 
 
 def _light(spec: dict[str, Any]) -> dict[str, Any]:
@@ -331,11 +340,17 @@ def write_job(layout: Layout, scenes: list[RenderScene], folder: Path,
                     "height": height, "r_sticker": r,
                     "material": f"base:{tone}" if tone else "base",
                     "sticker": sticker, "figure": []}
+            if rs.thickness_mm <= 0:
+                stand = _standing(layout, look, b.x, b.y, b.diameter / 2 + 1.2)
+                if stand > 0:
+                    base["z"] = stand
+            else:
+                stand = 0.0
             for p in rs.figures.get(i, []):
                 px, py, pz = p["at"]
                 base["figure"].append({
                     "shape": p["shape"],
-                    "location": [x + px / 1000, y - py / 1000, height + pz / 1000],
+                    "location": [x + px / 1000, y - py / 1000, stand + height + pz / 1000],
                     "rotation": p["rotation"], "scale": [s / 1000 for s in p["scale"]],
                     "material": "paint:" + p["paint"]})
             bases.append(base)

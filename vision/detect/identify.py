@@ -25,7 +25,7 @@ from .. import tags
 from ..config import VisionConfig
 from ..layout import Layout
 from .pose import camera_over_board
-from .ring_fit import RingFitter, direction, lab_of, rivals_beat
+from .ring_fit import Fits, RingFitter, direction, lab_of, rivals_beat
 from .sampling import marker_points, ring_grid, ring_samples, seen_at
 from .view import on_top, view_weights
 
@@ -197,7 +197,7 @@ class Identifier:
         seen = None
         if self.cfg.figure_view_mm > 0:
             seen = view_weights(arr, camera, self.cfg.figure_view_mm,
-                                self.cfg.figure_view_spread_deg)
+                                self.cfg.figure_view_spread_deg, ANGLES)
         first = self._decide_many(dense, glare, tuple(self.cfg.hidden_wedges), seen)
         if not self.cfg.ring_fit:
             return first
@@ -274,10 +274,8 @@ class Identifier:
             if ident.tag == "read":
                 out.append(ident if confirmed else unread)
             elif mine.clear[k]:
-                conf = min(1.0, float(mine.lead[k]) / (2 * self.cfg.fit_lead)) * \
-                    float(mine.explained[k])
                 out.append(Identity(ident.owner, ident.owner_confidence,
-                                    first_id + pattern, "read", round(conf, 3)))
+                                    first_id + pattern, "read", self._fit_confidence(mine, k)))
             elif ident.tag == "none" and mine.explained[k] >= self.cfg.fit_plain_structure:
                 out.append(unread)
             else:
@@ -300,7 +298,7 @@ class Identifier:
                 out[-1] = Identity(None, 0.0, None, "unreadable", 0.0)
         return out
 
-    def _fit_alone(self, fits: list, alike: list, k: int) -> Identity | None:
+    def _fit_alone(self, fits: list[Fits], alike: list[Fits], k: int) -> Identity | None:
         """Ring ``k`` read by the fit alone, when the colour votes named no owner (a
         washed-out sticker, or a figure's paint splitting them): the one player whose
         reading is clear, with no other player's as good by either fit; else None."""
@@ -309,11 +307,15 @@ class Identifier:
         if len(mine) != 1:
             return None
         q = mine[0]
-        conf = min(1.0, float(fits[q].lead[k]) / (2 * self.cfg.fit_lead)) * \
-            float(fits[q].explained[k])
-        return Identity(self.players[q], round(conf, 3),
-                        tags.player_ids(q).start + int(fits[q].pattern[k]), "read",
-                        round(conf, 3))
+        conf = self._fit_confidence(fits[q], k)
+        return Identity(self.players[q], conf,
+                        tags.player_ids(q).start + int(fits[q].pattern[k]), "read", conf)
+
+    def _fit_confidence(self, fit: Fits, k: int) -> float:
+        """How sure the fit's reading of ring ``k`` is: its lead over twice the lead
+        needed, at most 1, times the share of the band it explains."""
+        return round(min(1.0, float(fit.lead[k]) / (2 * self.cfg.fit_lead))
+                     * float(fit.explained[k]), 3)
 
     def _pale_and_contested(self, samples: np.ndarray, dense: np.ndarray, band: np.ndarray,
                             owner: int) -> bool:

@@ -226,27 +226,27 @@ class SceneRenderer:
         return np.array([w / 2 + cam[0], h / 2 + cam[1], -cam[2]])
 
     @staticmethod
-    def _camera_offset(c: Conditions) -> np.ndarray:
+    def _yaw(c: Conditions) -> np.ndarray:
+        """The camera's turn about the table's normal."""
+        yaw = math.radians(c.yaw_deg)
+        return np.array([[math.cos(yaw), -math.sin(yaw), 0],
+                         [math.sin(yaw), math.cos(yaw), 0], [0, 0, 1]])
+
+    @classmethod
+    def _camera_offset(cls, c: Conditions) -> np.ndarray:
         """The camera from the sheet's centre (board axes; z into the table)."""
-        t, yaw = math.radians(c.tilt_deg), math.radians(c.yaw_deg)
+        t = math.radians(c.tilt_deg)
         dist = CAMERA_DISTANCE_MM
-        cam = np.array([0.0, dist * math.sin(t), -dist * math.cos(t)])
-        rz = np.array([[math.cos(yaw), -math.sin(yaw), 0], [math.sin(yaw), math.cos(yaw), 0],
-                       [0, 0, 1]])
-        return rz @ cam
+        return cls._yaw(c) @ np.array([0.0, dist * math.sin(t), -dist * math.cos(t)])
 
     def homography(self, c: Conditions, size: tuple[int, int]) -> np.ndarray:
         """Sheet millimetres -> output pixels."""
         w, h = self.layout.sheet
-        t, yaw = math.radians(c.tilt_deg), math.radians(c.yaw_deg)
-        dist = CAMERA_DISTANCE_MM
-        cam = np.array([0.0, dist * math.sin(t), -dist * math.cos(t)])
+        t = math.radians(c.tilt_deg)
+        cam = self._camera_offset(c)
         rot = np.array([[1, 0, 0], [0, math.cos(t), math.sin(t)],
                         [0, -math.sin(t), math.cos(t)]])
-        rz = np.array([[math.cos(yaw), -math.sin(yaw), 0], [math.sin(yaw), math.cos(yaw), 0],
-                       [0, 0, 1]])
-        cam = rz @ cam
-        rot = rot @ rz.T
+        rot = rot @ self._yaw(c).T
         tvec = -rot @ cam
         center = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]])
         plane = np.column_stack([rot[:, 0], rot[:, 1], tvec]) @ center

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 LAYOUT_FORMAT = "tablesight-layout/1"
+LAYOUT_FORMAT_2 = "tablesight-layout/2"  # what a layout of piled disks needs
 MARKER_MM = 50.0  # a marker's side: found from 2 m by a 1080p webcam
 EDGE_MM = 12.0  # the white margin at the sheet's edge
 MARKER_SPACING_MM = 260.0  # at most this far apart along each side: hands cover some
@@ -85,12 +86,13 @@ def bounds(regions: Sequence[dict[str, Any]]) -> tuple[float, float, float, floa
 def layout_document(name: str, game: str, regions: list[dict[str, Any]],
                     base_diameters: Sequence[float], players: dict[str, str],
                     extra: dict[str, Any] | None = None,
-                    margin_mm: float = 0.0) -> dict[str, Any]:
+                    margin_mm: float = 0.0, piles: bool = False) -> dict[str, Any]:
     """The whole sheet: the play area (``regions``, anywhere) moved inside a band of
     markers, one at each corner and more along each side at most
     ``MARKER_SPACING_MM`` apart, so the camera finds the map with several covered.
     ``margin_mm``: more room between the play area and the markers (markers on the
-    table round a thick board stand clear of its edge)."""
+    table round a thick board stand clear of its edge). ``piles``: the pieces are flat
+    disks that may lie on one another."""
     band = MARKER_MM + 14.0 + 2 * margin_mm  # a marker and room around it
     x0, y0, x1, y1 = bounds(regions)
     dx, dy = EDGE_MM + band - x0, EDGE_MM + band - y0
@@ -117,10 +119,12 @@ def layout_document(name: str, game: str, regions: list[dict[str, Any]],
     markers = [{"id": i, "corners": [[x - half, y - half], [x + half, y - half],
                                      [x + half, y + half], [x - half, y + half]]}
                for i, (x, y) in enumerate(centers)]
-    return {"format": LAYOUT_FORMAT, "name": name, "game": game, "units": "mm",
+    return {"format": LAYOUT_FORMAT_2 if piles else LAYOUT_FORMAT, "name": name,
+            "game": game, "units": "mm",
             "sheet": {"width": round(sheet_w, 3), "height": round(sheet_h, 3)},
             "markers": {"dictionary": "DICT_4X4_50", "items": markers},
             "regions": moved,
-            "bases": {"diameters": [min(base_diameters), max(base_diameters)]},
+            "bases": {"diameters": [min(base_diameters), max(base_diameters)],
+                      **({"piles": True} if piles else {})},
             "players": {p: {"color": c} for p, c in players.items()},
             **(extra or {})}

@@ -54,6 +54,9 @@ class VisionConfig:
     board_colour_diff: float = 18.0
     board_hand_colour_diff: float = 12.0  # ... and this far, for the hands' looser mask
     glare_sat_diff: float = 0.15
+    # Round each piece of the foreground smaller than a base (arcs of a pale sticker's
+    # ring), this far, the glare spot's pale test counts too (``foreground._mend_rings``)
+    ring_bridge_mm: float = 4.0
     # bases
     min_radius_fraction: float = 0.55  # distance-transform peak / smallest base radius
     max_radius_fraction: float = 1.35  # larger peaks are not bases (hands, arms)

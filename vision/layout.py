@@ -124,6 +124,10 @@ class Layout:
     # player -> "dark" or "light": owners told by the pieces' own tone, not by stickers'
     # hue (black and white pieces); empty: by the stickers
     tones: dict[str, str] = field(default_factory=dict)
+    # Pieces are flat disks that may lie on one another (a pile); otherwise they stand
+    # side by side, and a disc overlapping another is part of its figure
+    # (``detect/bases.figure_parts``).
+    piles: bool = False
 
     # -- access -----------------------------------------------------------------------
     @property
@@ -149,7 +153,8 @@ class Layout:
     @property
     def format(self) -> str:
         """The oldest format version that holds this layout."""
-        if self.markers_on_board and self.board.look == "printed" and not self.tones:
+        if self.markers_on_board and self.board.look == "printed" and not self.tones \
+                and not self.piles:
             return LAYOUT_FORMATS[0]
         return LAYOUT_FORMAT
 
@@ -178,7 +183,8 @@ class Layout:
                          **({"player": r.player} if r.player else {}),
                          **({"zone": r.zone} if r.zone else {}),
                          **r.extra} for r in self.regions],
-            "bases": {"diameters": list(self.base_diameters)},
+            "bases": {"diameters": list(self.base_diameters),
+                      **({"piles": True} if self.piles else {})},
             "players": {p: {"color": c, **({"pieces": self.tones[p]} if p in self.tones
                                            else {})}
                         for p, c in self.players.items()},
@@ -218,6 +224,8 @@ class Layout:
             players = {str(p): str(v["color"]) for p, v in d["players"].items()}
             tones = {str(p): v["pieces"] for p, v in d["players"].items()
                      if version != LAYOUT_FORMATS[0] and "pieces" in v}
+            piles = d["bases"].get("piles", False) if version != LAYOUT_FORMATS[0] \
+                else False
         except (KeyError, TypeError, ValueError, OverflowError) as exc:
             # OverflowError: a JSON integer too large for a float (10**400)
             raise LayoutError(f"layout is missing or has a malformed field: {exc!r}") from None
@@ -231,6 +239,8 @@ class Layout:
             raise LayoutError("marker corners must be finite numbers")
         for m in markers:
             check_marker_height(m.height)
+        if not isinstance(piles, bool):
+            raise LayoutError(f"bases.piles must be true or false, got {piles!r}")
         board = _board(d.get("board") if version != LAYOUT_FORMATS[0] else None, folder)
         check_tones(tones, players)
         if any(len(r.polygon) < 3 for r in regions):
@@ -242,7 +252,7 @@ class Layout:
             raise LayoutError(f"layout's stickers are of family {family!r}; this detector "
                               f"reads {TAG_FAMILY!r} (print the map and stickers again)")
         return cls(str(d.get("name", "unnamed")), str(d.get("game", "")), sheet, dictionary,
-                   markers, regions, base, players, family, board, d, tones)
+                   markers, regions, base, players, family, board, d, tones, piles)
 
     @classmethod
     def load(cls, path: str | Path) -> Layout:

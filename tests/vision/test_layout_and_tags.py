@@ -1,4 +1,5 @@
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -62,7 +63,6 @@ def test_a_printed_map_is_written_in_the_first_format(layout):
 
 
 def test_layout_2_names_a_learned_board_and_marker_heights(layout, tmp_path):
-    from dataclasses import replace
 
     from vision.layout import Board
 
@@ -90,12 +90,25 @@ def test_layout_2_names_a_learned_board_and_marker_heights(layout, tmp_path):
         Layout.load(path)
 
 
+def test_a_layout_of_piled_disks_says_so_in_version_2(layout):
+    """``bases.piles``: the pieces are disks that may lie on one another (no figures);
+    a version-1 document cannot say it, and a printed map's layout stays version 1."""
+    assert layout.format == "tablesight-layout/1" and not layout.piles
+    data = replace(layout, piles=True).to_dict()
+    assert data["format"] == "tablesight-layout/2" and data["bases"]["piles"] is True
+    assert Layout.from_dict(data).piles
+    assert not Layout.from_dict({**data, "format": "tablesight-layout/1"}).piles
+
+
 @pytest.mark.parametrize("change, needle", [
     ({"board": {"look": "carved"}}, "look is one of"),
     ({"board": "oak.png"}, "look is one of"),
     ({"board": {"look": "learned"}}, "names its picture"),
     ({"board": {"look": "learned", "picture": 7}}, "names its picture"),
     ({"markers": "height"}, "malformed"),
+    ({"bases": {"diameters": [25, 32], "piles": "yes"}}, "bases.piles must be true or false"),
+    ({"bases": {"diameters": [25, 32], "piles": 1}}, "bases.piles must be true or false"),
+    ({"bases": [25, 32]}, "malformed"),
 ])
 def test_layout_2_refuses_what_it_cannot_use(layout, change, needle):
     data = {**layout.to_dict(), "format": "tablesight-layout/2", **change}
@@ -238,7 +251,6 @@ def test_hostile_version_2_fields_are_refused_cleanly(board, height):
 def test_layout_2_says_which_player_has_the_dark_pieces(layout, tmp_path):
     """Black and white pieces: owners by tone, written as version 2 and read back; a
     version-1 document cannot say it."""
-    from dataclasses import replace
 
     toned = replace(layout, tones={"p1": "dark", "p2": "light"})
     path = tmp_path / "draughts.layout.json"

@@ -23,7 +23,7 @@ SPOTS = [(120, 120), (300, 150), (470, 260), (200, 300)]
 
 def _mat() -> Layout:
     return Layout.from_dict(layout_document("mat", "test", [free_area(600.0, 400.0)],
-                                            (25.0, 102.0), PLAYERS))
+                                            (25.0, 102.0), PLAYERS, piles=True))
 
 
 def _piles(lay: Layout, rng: random.Random) -> tuple[list[Base], set[str]]:

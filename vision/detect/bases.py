@@ -123,3 +123,45 @@ class BaseFinder:
             if n_ok[k] >= 5:
                 c.x += float((d[k] * np.cos(ang[:8])).sum() * 2 / n_ok[k])
                 c.y += float((d[k] * np.sin(ang[:8])).sum() * 2 / n_ok[k])
+
+
+# Bases stand side by side: two that touch are their radii apart (measured as 0.83 of
+# the sum or more with figures on both, whose outlines widen the discs). A disc whose
+# centre lies nearer another's than this share of their radii is no base of its own.
+APART = 0.75
+
+
+def figure_parts(cands: list[BaseCandidate], read: list[bool]) -> list[bool]:
+    """Which candidates are part of another base's figure, not bases: a tall figure seen
+    under a tilt (its head leaning away from the camera by parallax) or a wide one (arms,
+    a weapon) makes a second peak in the foreground beside its base, found as a disc
+    that overlaps that base further than two bases can. Of two such discs, the one with
+    less evidence goes: a sticker read wins, then the wider peak (a base with its
+    figure's foot is wider than the figure's head; an owner is no evidence: the ring
+    sampled round a head passes over its base's sticker). Only for pieces that stand
+    side by side: disks that may lie on one another (``Layout.piles``) carry no figure,
+    and the circles ``piles.split`` fits to a base and its figure's head are no pile.
+    ``read``: per candidate, whether its sticker was read."""
+    n = len(cands)
+    out = [False] * n
+    if n < 2:
+        return out
+    xy = np.array([(c.x, c.y) for c in cands], np.float64)
+    r = np.array([c.radius for c in cands], np.float64)
+    dist = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(axis=2))
+    close = dist < APART * (r[:, None] + r[None])
+    np.fill_diagonal(close, False)
+    if not close.any():
+        return out
+    # (ties, as distance-transform values often are, go by place: the same answer in
+    # any order)
+    rank = [(read[i], cands[i].peak, cands[i].radius, cands[i].x, cands[i].y)
+            for i in range(n)]
+    # Strongest first, so that a figure's part never removes its own base.
+    for i in sorted(range(n), key=lambda i: rank[i], reverse=True):
+        if out[i]:
+            continue
+        for j in np.flatnonzero(close[i]):
+            if not read[j] and rank[j] < rank[i]:
+                out[int(j)] = True
+    return out

@@ -121,11 +121,14 @@ class ForegroundModel:
         # Largest area one base (with its dark rim) can cover, in working pixels.
         disc_px = layout.base_diameters[1] / 2 * 1.2 * s
         self.disc_area = float(np.pi * disc_px ** 2)
+        # Less than most of the smallest base: a piece of a ring (``_mend_rings``).
+        self.piece_area = 0.6 * float(np.pi * (layout.base_diameters[0] / 2 * s) ** 2)
         # A box's foreground equals the whole image's this far inside the box's edges:
         # the paper's brightness looks ILLUMINATION_REACH around, a base-sized blob is
-        # filled whole (its far side may lie that much further in), the morphology adds
-        # a few pixels.
-        self.context_px = ILLUMINATION_REACH + int(np.ceil(2 * disc_px)) + 4
+        # filled whole (its far side may lie that much further in), the morphology and
+        # the mending of pale rings (``_mend_rings``) add a few pixels.
+        self.context_px = ILLUMINATION_REACH + int(np.ceil(2 * disc_px)) + 4 + \
+            int(np.ceil(config.ring_bridge_mm * s))
         # The warp's pixel map is smooth, so it is computed exactly on a coarse grid
         # (every MAP_STEP working pixels, one step beyond each edge) and enlarged
         # linearly; cv2.resize puts a coarse sample k at fine pixel MAP_STEP * k +
@@ -314,6 +317,40 @@ class ForegroundModel:
         return Foreground(gray, illum, fill_holes(mask, self.disc_area), self.area.sub(box),
                           fill_holes(loose))
 
+    def _mend_rings(self, mask: np.ndarray, ratio: np.ndarray, sat_h: np.ndarray,
+                    at: tuple[slice, slice], half: tuple[slice, slice]) -> np.ndarray:
+        """A pale sticker (an overexposed frame, a tinted cell) passes the base tests
+        only in pieces: arcs of its ring, which make no disc, and the base was lost (on
+        rendered frames without figures, one in 150 at 720p). Round each piece smaller
+        than a base, within ``ring_bridge_mm``, the pale test of a glare spot counts
+        too, so the arcs join into the ring again. Only round pieces: a base with its
+        figure is one large blob, and growing it would join the figure's shading; and
+        not round specks of noise."""
+        bridge = int(round(self.cfg.ring_bridge_mm * self.cfg.px_per_mm))
+        if bridge <= 0:
+            return mask
+        # The pieces by their outlines (a twentieth of the cost of labelling the
+        # pixels: this runs on every frame), grown in a window round each.
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        pieces = [cv2.boundingRect(c) for c in contours
+                  if 0.1 * self.piece_area <= cv2.contourArea(c) < self.piece_area]
+        if not pieces:
+            return mask
+        pale = cv2.bitwise_and(
+            _pale_test(ratio, sat_h, self.pale_below[at], self.pale_sat_above[half]),
+            self.region_mask[at])
+        grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * bridge + 1,) * 2)
+        out = mask.copy()
+        rows, cols = mask.shape
+        for x, y, w, h in pieces:
+            win = (slice(max(0, y - bridge), min(rows, y + h + bridge)),
+                   slice(max(0, x - bridge), min(cols, x + w + bridge)))
+            # (the window's strong pixels: the piece's, and at most a sliver of a
+            # neighbour's in its corners)
+            near = cv2.dilate(mask[win], grow)
+            out[win] = cv2.bitwise_or(out[win], cv2.bitwise_and(pale[win], near))
+        return out
+
     def extract(self, frame: np.ndarray, homography: np.ndarray, box: Box | None = None,
                 frame_gray: np.ndarray | None = None) -> Foreground:
         """The foreground of the work area, or of ``box`` of it (a box that starts on
@@ -358,11 +395,10 @@ class ForegroundModel:
         # Most frames have no glare spot at all: then the tests are skipped.
         if float(illum.max()) >= self.cfg.clipped_paper:
             clipped = cv2.compare(illum, self.cfg.clipped_paper, cv2.CMP_GE)
-            pale = cv2.bitwise_or(
-                cv2.compare(ratio, self.pale_below[at], cv2.CMP_LT),
-                double(cv2.compare(sat_h, self.pale_sat_above[half], cv2.CMP_GT)))
+            pale = _pale_test(ratio, sat_h, self.pale_below[at], self.pale_sat_above[half])
             mask = cv2.bitwise_or(mask, cv2.bitwise_and(pale, clipped))
         mask = cv2.bitwise_and(mask, self.region_mask[at])
+        mask = self._mend_rings(mask, ratio, sat_h, at, half)
         kernel = np.ones((3, 3), np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
@@ -381,6 +417,14 @@ class ForegroundModel:
         loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         return Foreground(gray, illum, fill_holes(mask, self.disc_area), self.area.sub(box),
                           fill_holes(loose))
+
+
+def _pale_test(ratio: np.ndarray, sat_h: np.ndarray, below: np.ndarray,
+               sat_above: np.ndarray) -> np.ndarray:
+    """Darker than ``below`` or (at half resolution) more saturated than ``sat_above``:
+    0/255 at full resolution."""
+    return cv2.bitwise_or(cv2.compare(ratio, below, cv2.CMP_LT),
+                          double(cv2.compare(sat_h, sat_above, cv2.CMP_GT)))
 
 
 def fill_holes(mask: np.ndarray, disc_area: float = 0.0) -> np.ndarray:

@@ -21,7 +21,7 @@ import numpy as np
 from ..config import VisionConfig
 from ..layout import Layout, LayoutError, Region
 from ..shrink import shrink
-from .bases import BaseCandidate, BaseFinder
+from .bases import BaseCandidate, BaseFinder, figure_parts
 from .foreground import Foreground, ForegroundModel
 from .framing import Framing, framing
 from .identify import Identifier, Identity
@@ -298,9 +298,17 @@ class Detector:
             frame, h, [(x, y, r * self.cfg.sticker_fraction, p) for _, _, x, y, r, p in new],
             fix.marker_maps), strict=True))
         idents = {**known, **read}
+        # A figure's head or arms beside its base are found as a disc of their own,
+        # overlapping the base further than two bases can: not a base (where pieces do
+        # not lie on one another).
+        bases = kept
+        if not self.layout.piles:
+            figure = figure_parts([k[0] for k in kept],
+                                  [idents[(c.x, c.y)].tag == "read" for c, *_ in kept])
+            bases = [k for k, f in zip(kept, figure, strict=True) if not f]
         # Disks lying on others: which is on top, read on the grey work area.
-        under = layers(fg.gray, [k[0] for k in kept], fg.scale)
-        for (c, region, x_mm, y_mm, r_mm, _), layer in zip(kept, under, strict=True):
+        under = layers(fg.gray, [k[0] for k in bases], fg.scale)
+        for (c, region, x_mm, y_mm, r_mm, _), layer in zip(bases, under, strict=True):
             det.bases.append(replace(_seen(region.name, x_mm, y_mm, 2 * r_mm,
                                            idents[(c.x, c.y)], region.name in occluded),
                                      layer=layer))

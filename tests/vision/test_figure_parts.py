@@ -1,0 +1,80 @@
+"""A figure's head or arms beside its base are no base of their own (issue #17).
+
+A tall figure seen under a tilt leans away from the camera; its head, or a wide figure's
+arms, make a second peak in the foreground next to the base's, and the disc found there
+overlaps the base further than two bases standing side by side can.
+"""
+
+import math
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.config import VisionConfig
+from vision.detect.bases import APART, BaseCandidate, BaseFinder, figure_parts
+from vision.layout import game_layout
+
+
+def _mask(discs: list[tuple[float, float, float]]) -> np.ndarray:
+    """A foreground mask (1 px/mm) with these discs (x, y, radius) drawn."""
+    m = np.zeros((200, 300), np.uint8)
+    for x, y, r in discs:
+        cv2.circle(m, (round(x), round(y)), round(r), 255, -1)
+    return m
+
+
+@pytest.fixture(scope="module")
+def finder() -> BaseFinder:
+    return BaseFinder(game_layout(), VisionConfig())
+
+
+def test_a_head_beside_its_base_is_found_and_then_dropped(finder: BaseFinder) -> None:
+    """A 28 mm base with a 22 mm wide head 17 mm away (measured on rendered frames:
+    such discs lie 0.4-0.7 of the two radii apart): the peaks find two discs, and the
+    head's goes."""
+    cands = finder.find(_mask([(100, 100, 14), (100, 83, 11)]))
+    assert len(cands) == 2  # the trap this guards against
+    gone = figure_parts(cands, [False, False])
+    kept = [c for c, g in zip(cands, gone, strict=True) if not g]
+    assert len(kept) == 1
+    assert math.hypot(kept[0].x - 100, kept[0].y - 100) < 4  # the base stays, not the head
+
+
+@pytest.mark.parametrize("gap", [0.0, 1.0, 4.0])
+def test_bases_side_by_side_are_all_kept(finder: BaseFinder, gap: float) -> None:
+    """Touching or nearly touching bases of both sizes, in a row and a triangle."""
+    row = [(60 + i * (28 + gap), 100, 14) for i in range(4)]
+    tri = [(200, 60, 16), (232 + gap, 60, 16), (216 + gap / 2, 60 + 28 + gap, 16)]
+    cands = finder.find(_mask(row + tri))
+    assert len(cands) == 7
+    assert not any(figure_parts(cands, [False] * 7))
+
+
+def test_a_read_sticker_is_never_taken_for_a_figure() -> None:
+    base = BaseCandidate(100, 100, 14, 14)
+    head = BaseCandidate(100, 84, 11, 11)
+    assert figure_parts([base, head], [False, True]) == [True, False]
+    assert figure_parts([base, head], [True, True]) == [False, False]
+
+
+def test_the_answer_does_not_depend_on_the_order() -> None:
+    rnd = random.Random(3)
+    for _ in range(200):
+        cands = [BaseCandidate(rnd.uniform(0, 120), rnd.uniform(0, 120), r, r)
+                 for r in (rnd.uniform(11, 17) for _ in range(rnd.randint(2, 7)))]
+        read = [rnd.random() < 0.3 for _ in cands]
+        gone = figure_parts(cands, read)
+        order = list(range(len(cands)))
+        rnd.shuffle(order)
+        again = figure_parts([cands[i] for i in order], [read[i] for i in order])
+        assert [gone[i] for i in order] == again
+        # What stays: no two discs overlapping further than bases can, unless both
+        # carry a sticker read; and every read sticker stays.
+        assert not any(g and r for g, r in zip(gone, read, strict=True))
+        left = [(c, r) for c, r, g in zip(cands, read, gone, strict=True) if not g]
+        for i, (a, ra) in enumerate(left):
+            for b, rb in left[i + 1:]:
+                apart = math.hypot(a.x - b.x, a.y - b.y) >= APART * (a.radius + b.radius)
+                assert apart or (ra and rb)

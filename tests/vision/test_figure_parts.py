@@ -78,3 +78,19 @@ def test_the_answer_does_not_depend_on_the_order() -> None:
             for b, rb in left[i + 1:]:
                 apart = math.hypot(a.x - b.x, a.y - b.y) >= APART * (a.radius + b.radius)
                 assert apart or (ra and rb)
+
+
+def test_a_disc_smaller_than_any_base_touching_another_is_a_figure_part() -> None:
+    """A tall figure's head under a strong tilt lies further out (0.76-1.07 of the two
+    radii on rendered frames), but it reads smaller than the smallest base, which no
+    base touching another did."""
+    base = BaseCandidate(100, 100, 16, 16)
+    head = BaseCandidate(100, 78, 11.2, 11.2)  # 0.81 of the radii away
+    assert figure_parts([base, head], [False, False]) == [False, False]
+    assert figure_parts([base, head], [False, False], smallest=12.5) == [False, True]
+    # A small base beside a big one: at its size or more, kept however close it stands.
+    small = BaseCandidate(100, 72, 12.6, 12.6)
+    assert figure_parts([base, small], [False, False], smallest=12.5) == [False, False]
+    # Standing clear of any other, a disc that reads small is a base.
+    alone = BaseCandidate(100, 60, 11.2, 11.2)
+    assert figure_parts([base, alone], [False, False], smallest=12.5) == [False, False]

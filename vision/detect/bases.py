@@ -4,6 +4,8 @@ The distance transform of the foreground peaks at a disc's centre with the disc'
 radius, and two touching discs keep two separate peaks, so crowded cells split cleanly
 (found at half resolution, then measured on the full mask).
 Peaks far wider than any base belong to hands and arms (the occlusion stage's job).
+A peak beside a base that overlaps it further than a base can is that base's figure
+(``figure_parts``, once the stickers are read).
 """
 
 from __future__ import annotations
@@ -131,11 +133,16 @@ class BaseFinder:
 APART = 0.75
 
 
-def figure_parts(cands: list[BaseCandidate], read: list[bool]) -> list[bool]:
+def figure_parts(cands: list[BaseCandidate], read: list[bool],
+                 smallest: float = 0.0) -> list[bool]:
     """Which candidates are part of another base's figure, not bases: a tall figure seen
     under a tilt (its head leaning away from the camera by parallax) or a wide one (arms,
     a weapon) makes a second peak in the foreground beside its base, found as a disc
-    that overlaps that base further than two bases can. Of two such discs, the one with
+    that overlaps that base further than two bases can, or a disc smaller than the
+    smallest base (``smallest``, its radius) overlapping another at all (a base's
+    outline reads wider than the base with its rim and shadow; on rendered frames the
+    few read narrower stood alone, 1.5 of the two radii or more from any other disc,
+    and the figures' heads at 0.76-1.07). Of two such discs, the one with
     less evidence goes: a sticker read wins, then the wider peak (a base with its
     figure's foot is wider than the figure's head; an owner is no evidence: the ring
     sampled round a head passes over its base's sticker). Only for pieces that stand
@@ -149,7 +156,9 @@ def figure_parts(cands: list[BaseCandidate], read: list[bool]) -> list[bool]:
     xy = np.array([(c.x, c.y) for c in cands], np.float64)
     r = np.array([c.radius for c in cands], np.float64)
     dist = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(axis=2))
-    close = dist < APART * (r[:, None] + r[None])
+    reach = r[:, None] + r[None]
+    # close[i, j]: j may be part of i's figure
+    close = (dist < APART * reach) | ((r < smallest)[None, :] & (dist < reach))
     np.fill_diagonal(close, False)
     if not close.any():
         return out

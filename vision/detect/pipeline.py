@@ -304,7 +304,8 @@ class Detector:
         bases = kept
         if not self.layout.piles:
             figure = figure_parts([k[0] for k in kept],
-                                  [idents[(c.x, c.y)].tag == "read" for c, *_ in kept])
+                                  [idents[(c.x, c.y)].tag == "read" for c, *_ in kept],
+                                  self.finder.r_min)
             bases = [k for k, f in zip(kept, figure, strict=True) if not f]
         # Disks lying on others: which is on top, read on the grey work area.
         under = layers(fg.gray, [k[0] for k in bases], fg.scale)

@@ -305,6 +305,10 @@ def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
 
 COMMITTED_RENDERS = Path(__file__).resolve().parents[1] / "tests" / "data" / "renders"
 RENDER_QUALITIES = (60, 75, 90, 95)
+# What the game receives from the renders: each scene streamed at these qualities for
+# this many frames (about 1.5 s of a webcam's 15 fps), through the stabiliser.
+STREAM_QUALITIES = (75, 90)
+STREAM_FRAMES = 20
 RENDER_SIZES = ((1280, 720), (1920, 1080))  # what webcams deliver as MJPEG
 
 
@@ -331,13 +335,15 @@ def bench_rendered(layout: Layout, quick: bool = False, seed: int = 1,
         else:
             source = f"rendered now (seeds {seed * 10_000}+, cached)"
             frame_list = []
+            streams = []
             for size in RENDER_SIZES:
                 plan = [random_render_scene(layout, seed * 10_000 + i, figures=False,
                                             size=size) for i in range(scenes)]
                 plan += [random_render_scene(layout, seed * 10_000 + 500 + i, figures=True,
                                              size=size) for i in range(scenes)]
-                frame_list += list(rendered.film(layout, plan, rendered.render(layout, plan),
-                                                 RENDER_QUALITIES, seed))
+                paths = rendered.render(layout, plan)
+                frame_list += list(rendered.film(layout, plan, paths, RENDER_QUALITIES, seed))
+                streams += [(rs, path) for rs, path in zip(plan, paths, strict=True)]
     except (OSError, RuntimeError) as e:
         return {"error": str(e)}
     tallies: dict[str, _VisionTally] = {}
@@ -363,7 +369,43 @@ def bench_rendered(layout: Layout, quick: bool = False, seed: int = 1,
     out["ms_per_frame_single_image"] = {
         res: {"median": round(float(np.median(ts)), 2),
               "p95": round(float(np.percentile(ts, 95)), 2)} for res, ts in times.items()}
+    if not quick:
+        out["identity_after_stabiliser"] = _rendered_streams(layout, streams, seed)
     return out
+
+
+def _rendered_streams(layout: Layout, streams: list, seed: int) -> dict[str, Any]:
+    """What the game receives from the renders: each scene streamed for
+    ``STREAM_FRAMES`` frames (``photoreal.frames.stream``) through one detector and the
+    stabiliser, and the committed board scored against the truth, per (resolution,
+    figures, quality)."""
+    from vision.detect import Detector
+    from vision.photoreal import frames as rendered
+    from vision.stabilizer import Stabilizer
+
+    tallies: dict[str, dict[str, int]] = {}
+    for rs, path in streams:
+        for q in STREAM_QUALITIES:
+            det, stab, obs = Detector(layout), Stabilizer(), None
+            for i, f in enumerate(rendered.stream(rs, path, q, STREAM_FRAMES, seed)):
+                obs = stab.push(det.detect(f.image), i / 15, i) or obs
+            key = f"{rs.look.size[1]}p, {'figures' if rs.figures else 'no figures'}, MJPEG {q}"
+            n = tallies.setdefault(key, {"scored": 0, "ok": 0, "read": 0, "wrong": 0,
+                                         "owned": 0, "wrong_owner": 0})
+            seen = [] if obs is None else [b for bases in obs.regions.values() for b in bases]
+            for truth, got in _match(rs.scene.bases, seen)[0]:
+                n["scored"] += 1
+                if got is None:
+                    continue
+                n["ok"] += got.sticker == truth.tag and got.owner == truth.owner
+                n["owned"] += got.owner is not None
+                n["wrong_owner"] += got.owner is not None and got.owner != truth.owner
+                if got.tag == "read":
+                    n["read"] += 1
+                    n["wrong"] += got.sticker != truth.tag
+    return {k: {**_identity_rates(n), "wrong_ids": n["wrong"],
+                "wrong_owners": n["wrong_owner"]} for k, n in sorted(tallies.items())} | {
+        "frames_per_stream": STREAM_FRAMES}
 
 
 def _stream_identity(layout, renderer, scenes: int, seed: int,

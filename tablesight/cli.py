@@ -215,6 +215,12 @@ def cmd_bench_vision(args: argparse.Namespace) -> int:
                                   for k, v in m["identity_by_wedges_in_view"].items())
                 print(f"  {name:<31} identity by the sticker's wedges in view: {parts}; "
                       f"where four or more show {m['identity_where_readable']:.4f}")
+        streamed = rend.get("identity_after_stabiliser", {})
+        for name, m in streamed.items():
+            if isinstance(m, dict):
+                print(f"  {name:<31} streamed ({streamed['frames_per_stream']} frames, "
+                      f"stabiliser): identity {m['identity_accuracy']:.4f} (wrong ids "
+                      f"{m['wrong_ids']}, wrong owners {m['wrong_owners']})")
     print("timing:", result["timing"])
     for mode in ("ms_per_frame_single_image", "ms_per_frame_stream"):
         for size, stages in result[mode].items():

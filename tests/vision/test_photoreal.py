@@ -207,6 +207,12 @@ def test_blender_renders_a_scene_the_detector_reads(tmp_path: Path) -> None:
     assert len(found) >= 5 and not extra
     assert all(s.owner in (None, b.owner) for b, s in found)
     assert all(s.sticker in (None, b.tag) for b, s in found if s.tag == "read")
+    # Streamed (what the bench's "streamed" figures film): the first frame is the one
+    # filmed above, the next ones the same camera with new noise and drift.
+    first, second = frames.stream(scene, renders[0], 90, 2)
+    assert first.jpeg == frame.jpeg and first.truth["webcam"] == frame.truth["webcam"]
+    assert second.jpeg != first.jpeg and second.truth["webcam"] == first.truth["webcam"]
+    assert float(np.abs(second.image.astype(float) - first.image).mean()) < 8
     # The id pass: with no figure every sticker shows whole, and it is read the right
     # way round. Its ink wedges are the darkest of its ink and colour wedges in the
     # picture itself, which they would not be if the pass's wedges were turned.

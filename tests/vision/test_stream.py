@@ -270,3 +270,25 @@ def test_something_on_the_map_from_the_start_does_not_hide_the_board(layout):
     assert [i for i, _ in published] == [10]  # 7 frames held, then 4 consistent ones
     obs = published[0][1]
     assert "a5" in obs.occluded and len(obs.regions["c3"]) == 1 and len(obs.regions["b1"]) == 1
+
+
+def test_one_frame_s_misreading_is_no_id(layout):
+    """A base a figure partly hides is read in some frames and not in others; now and
+    then one frame reads it wrong. An id is believed once three frames of the last
+    eight read it, and never on one frame's word."""
+    from dataclasses import replace
+
+    other = seen_at(layout, "c3", "p2", 20)
+    unread = replace(seen_at(layout, "b2"), sticker=None, tag="unreadable")
+    misread = seen_at(layout, "b2", sticker=6)
+    frames = [unread] * 6 + [misread] + [unread] * 10
+    stab, obs = Stabilizer(4), None
+    for i, b in enumerate(frames):
+        obs = stab.push(detection(layout, [other, b]), i / 30, i) or obs
+        assert obs is None or all(o.sticker is None for o in obs.regions["b2"])
+    # The right id, read in three frames among unread ones, is believed.
+    right = seen_at(layout, "b2", sticker=3)
+    for i, b in enumerate([right, unread, right, unread, right], start=len(frames)):
+        obs = stab.push(detection(layout, [other, b]), i / 30, i) or obs
+    assert obs is not None and [o.sticker for o in obs.regions["b2"]] == [3]
+    assert [o.sticker for o in obs.regions["c3"]] == [20]

@@ -212,6 +212,22 @@ def _longest_run(seen: list[bool]) -> int:
     return min(best, len(seen))
 
 
+def stream(rs: RenderScene, render: Path, quality: int, count: int,
+           seed: int = 0) -> Iterator[Frame]:
+    """One render as a webcam streams it: ``count`` frames at one MJPEG quality, the
+    camera's settings those ``film`` gives the scene, its sensor noise, exposure hunting
+    and white balance drift new in each frame (the first is ``film``'s frame)."""
+    linear = read_render(render)
+    cam = random_webcam(np.random.default_rng([seed, rs.seed]))
+    cam = Webcam(**{**cam.to_dict(), "quality": int(quality)})
+    truth = {**rs.truth(), "webcam": cam.to_dict()}
+    for i in range(count):
+        rng = np.random.default_rng([seed, rs.seed, 1] + ([i] if i else []))
+        jpeg = deliver_jpeg(linear, cam, rng)
+        yield Frame(f"{rs.name}-q{quality}-f{i}", jpeg, _decode(jpeg), rs.scene, int(quality),
+                    bool(rs.figures), truth)
+
+
 def _decode(jpeg: bytes) -> np.ndarray:
     img = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
     if img is None:

@@ -321,11 +321,11 @@ class ForegroundModel:
                     at: tuple[slice, slice], half: tuple[slice, slice]) -> np.ndarray:
         """A pale sticker (an overexposed frame, a tinted cell) passes the base tests
         only in pieces: arcs of its ring, which make no disc, and the base was lost (on
-        rendered frames without figures, one in 150 at 720p). Round each piece smaller
-        than a base, within ``ring_bridge_mm``, the pale test of a glare spot counts
-        too, so the arcs join into the ring again. Only round pieces: a base with its
-        figure is one large blob, and growing it would join the figure's shading; and
-        not round specks of noise."""
+        rendered frames without figures, one in 150 at 720p). Within ``ring_bridge_mm``
+        of each piece smaller than a base, the pale test of a glare spot counts too, so
+        the arcs join into the ring again. Only near such pieces: a base with its
+        figure is one large blob, and growing it would join the figure's shading; nor
+        near specks of noise, smaller than a tenth of a piece."""
         bridge = int(round(self.cfg.ring_bridge_mm * self.cfg.px_per_mm))
         if bridge <= 0:
             return mask

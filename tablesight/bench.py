@@ -390,19 +390,8 @@ def _rendered_streams(layout: Layout, streams: list, seed: int) -> dict[str, Any
             for i, f in enumerate(rendered.stream(rs, path, q, STREAM_FRAMES, seed)):
                 obs = stab.push(det.detect(f.image), i / 15, i) or obs
             key = f"{rs.look.size[1]}p, {'figures' if rs.figures else 'no figures'}, MJPEG {q}"
-            n = tallies.setdefault(key, {"scored": 0, "ok": 0, "read": 0, "wrong": 0,
-                                         "owned": 0, "wrong_owner": 0})
-            seen = [] if obs is None else [b for bases in obs.regions.values() for b in bases]
-            for truth, got in _match(rs.scene.bases, seen)[0]:
-                n["scored"] += 1
-                if got is None:
-                    continue
-                n["ok"] += got.sticker == truth.tag and got.owner == truth.owner
-                n["owned"] += got.owner is not None
-                n["wrong_owner"] += got.owner is not None and got.owner != truth.owner
-                if got.tag == "read":
-                    n["read"] += 1
-                    n["wrong"] += got.sticker != truth.tag
+            _score_committed(tallies.setdefault(key, dict.fromkeys(_COMMITTED, 0)),
+                             rs.scene.bases, obs)
     return {k: {**_identity_rates(n), "wrong_ids": n["wrong"],
                 "wrong_owners": n["wrong_owner"]} for k, n in sorted(tallies.items())} | {
         "frames_per_stream": STREAM_FRAMES}
@@ -420,11 +409,11 @@ def _stream_identity(layout, renderer, scenes: int, seed: int,
     from vision.synth import random_scene
 
     out: dict[str, Any] = {}
-    total = {"scored": 0, "ok": 0, "read": 0, "wrong": 0}
+    total = dict.fromkeys(_COMMITTED, 0)
     for name, (cond, hands) in conditions().items():
         if hands:
             continue
-        n = {"scored": 0, "ok": 0, "read": 0, "wrong": 0}
+        n = dict.fromkeys(_COMMITTED, 0)
         for i in range(scenes):
             rng = np.random.default_rng(seed * 1000 + i)
             scene = random_scene(layout, rng, 22, figures=name in FIGURES_IN)
@@ -433,21 +422,31 @@ def _stream_identity(layout, renderer, scenes: int, seed: int,
                 img = renderer.render(scene, cond, (1280, 720), seed=seed * 1000 + i,
                                       frame_seed=seed * 500 + i * 10 + f)
                 obs = stab.push(det.detect(img), f / 30, f) or obs
-            seen = [] if obs is None else [b for bases in obs.regions.values() for b in bases]
-            for truth, got in _match(scene.bases, seen)[0]:
-                n["scored"] += 1
-                if got is None:
-                    continue
-                n["ok"] += got.sticker == truth.tag and got.owner == truth.owner
-                if got.tag == "read":
-                    n["read"] += 1
-                    n["wrong"] += got.sticker != truth.tag
+            _score_committed(n, scene.bases, obs)
         for k in total:
             total[k] += n[k]
         out[name] = _identity_rates(n)
     out["all_but_hands"] = _identity_rates(total)
     out["frames_per_scene"] = frames
     return out
+
+
+_COMMITTED = ("scored", "ok", "read", "wrong", "wrong_owner")
+
+
+def _score_committed(n: dict[str, int], bases: list, obs: Any) -> None:
+    """Add the committed board ``obs`` (an ``Observation``, or None: nothing committed)
+    scored against the true ``bases`` to the counts ``n`` (keys ``_COMMITTED``)."""
+    seen = [] if obs is None else [b for bs in obs.regions.values() for b in bs]
+    for truth, got in _match(bases, seen)[0]:
+        n["scored"] += 1
+        if got is None:
+            continue
+        n["ok"] += got.sticker == truth.tag and got.owner == truth.owner
+        n["wrong_owner"] += got.owner is not None and got.owner != truth.owner
+        if got.tag == "read":
+            n["read"] += 1
+            n["wrong"] += got.sticker != truth.tag
 
 
 def _identity_rates(n: dict[str, int]) -> dict[str, Any]:

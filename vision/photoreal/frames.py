@@ -107,6 +107,17 @@ def scene_from_truth(layout: Layout, truth: dict[str, Any]) -> Scene:
                           for b in truth["bases"]])
 
 
+def _scene_webcam(rs: RenderScene, seed: int) -> Webcam:
+    """The webcam that films scene ``rs``: the same for every quality and frame."""
+    return random_webcam(np.random.default_rng([seed, rs.seed]))
+
+
+def _frame_noise(rs: RenderScene, seed: int, frame: int = 0) -> np.random.Generator:
+    """The randomness (sensor noise, exposure hunting, white balance drift) of frame
+    ``frame`` of scene ``rs``: ``film`` delivers frame 0 at every quality."""
+    return np.random.default_rng([seed, rs.seed, 1] + ([frame] if frame else []))
+
+
 def film(layout: Layout, scenes: list[RenderScene], renders: list[Path],
          qualities: Iterable[int], seed: int = 0,
          locked_exposure: float | None = None) -> Iterator[Frame]:
@@ -116,7 +127,7 @@ def film(layout: Layout, scenes: list[RenderScene], renders: list[Path],
     scale (``Webcam.metering``), instead of the auto exposure."""
     for rs, path in zip(scenes, renders, strict=True):
         linear = read_render(path)
-        cam = random_webcam(np.random.default_rng([seed, rs.seed]))
+        cam = _scene_webcam(rs, seed)
         if locked_exposure is not None:
             cam = Webcam(**{**cam.to_dict(), "metering": "locked",
                             "exposure": locked_exposure})
@@ -128,7 +139,7 @@ def film(layout: Layout, scenes: list[RenderScene], renders: list[Path],
                 b["wedges_seen"] = view
         for q in qualities:
             cam_q = Webcam(**{**cam.to_dict(), "quality": int(q)})
-            jpeg = deliver_jpeg(linear, cam_q, np.random.default_rng([seed, rs.seed, 1]))
+            jpeg = deliver_jpeg(linear, cam_q, _frame_noise(rs, seed))
             truth = {**truth, "webcam": cam_q.to_dict()}
             yield Frame(f"{rs.name}-q{q}", jpeg, _decode(jpeg), rs.scene, int(q),
                         bool(rs.figures), truth)
@@ -218,12 +229,10 @@ def stream(rs: RenderScene, render: Path, quality: int, count: int,
     camera's settings those ``film`` gives the scene, its sensor noise, exposure hunting
     and white balance drift new in each frame (the first is ``film``'s frame)."""
     linear = read_render(render)
-    cam = random_webcam(np.random.default_rng([seed, rs.seed]))
-    cam = Webcam(**{**cam.to_dict(), "quality": int(quality)})
+    cam = Webcam(**{**_scene_webcam(rs, seed).to_dict(), "quality": int(quality)})
     truth = {**rs.truth(), "webcam": cam.to_dict()}
     for i in range(count):
-        rng = np.random.default_rng([seed, rs.seed, 1] + ([i] if i else []))
-        jpeg = deliver_jpeg(linear, cam, rng)
+        jpeg = deliver_jpeg(linear, cam, _frame_noise(rs, seed, i))
         yield Frame(f"{rs.name}-q{quality}-f{i}", jpeg, _decode(jpeg), rs.scene, int(quality),
                     bool(rs.figures), truth)
 

@@ -277,8 +277,10 @@ class Referee(ABC):
         """Drop partial inputs (the state they were for changed: an undo, a correction)."""
         return None  # a hook: nothing to do unless a game needs it
 
-    def played(self, before: Any, after: Any, action: Any) -> None:
-        """An action was applied (bookkeeping: pieces that may still stand on the table)."""
+    def played(self, before: Any, after: Any, action: Any, source: str = "") -> None:
+        """An action was applied (bookkeeping: pieces that may still stand on the table,
+        or not stand there yet). ``source``: who played it (``camera``: the board shows
+        it already)."""
         return None  # a hook: nothing to do unless a game needs it
 
     def announcements(self, events: Sequence[RulesEvent]) -> list[tuple[str, dict[str, Any]]]:

@@ -60,6 +60,11 @@ class VisionConfig:
     # bases
     min_radius_fraction: float = 0.55  # distance-transform peak / smallest base radius
     max_radius_fraction: float = 1.35  # larger peaks are not bases (hands, arms)
+    # A base the distance transform misses (a light figure opened its mask into a "C"
+    # against a touching base) is found by its outline instead when the outline traces
+    # this much of a base's circle (``bases.BaseFinder._traced``), within this distance
+    traced_arc_deg: float = 200.0
+    traced_tolerance_mm: float = 1.5
     # identify
     # The stickers lie on the bases' tops, this high over the board: rings are read
     # there, not on the board's plane (view.on_top)

@@ -22,12 +22,17 @@ from typing import Any
 
 import numpy as np
 
+from table.maps import LAYOUT_FORMAT as FIRST_FORMAT
+from table.maps import LAYOUT_FORMAT_2
+
 from .tags import FAMILY as TAG_FAMILY
 
-LAYOUT_FORMAT = "tablesight-layout/2"
+# The format's names are the writers' (``table.maps``, which may not import this
+# package); this reader knows both.
+LAYOUT_FORMAT = LAYOUT_FORMAT_2
 # Documents are written in the oldest version that holds what they say, so a printed
 # map's file stays readable by tools that know only the first.
-LAYOUT_FORMATS = ("tablesight-layout/1", LAYOUT_FORMAT)
+LAYOUT_FORMATS = (FIRST_FORMAT, LAYOUT_FORMAT)
 BOARD_LOOKS = ("printed", "learned")
 # How a player's pieces may be told apart without hue (version 2): all of one player's
 # bases are dark (black plastic, ebony) or light (white, bone, maple).

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from table.maps import LAYOUT_FORMAT
+
 from .board import Board
 
 CELL_MM = 110.0  # eight 32 mm bases fit in a 110 mm square with room for fingers
@@ -80,7 +82,7 @@ def standard_layout() -> dict[str, Any]:
     half = MARKER_MM / 2
     markers = [{"id": i, "corners": _square(x - half, y - half, MARKER_MM, MARKER_MM)}
                for i, (x, y) in enumerate(centers)]
-    return {"format": "tablesight-layout/1", "name": "dreamblade-standard",
+    return {"format": LAYOUT_FORMAT, "name": "dreamblade-standard",
             "game": "dreamblade", "units": "mm", "sheet": {"width": width, "height": height},
             "markers": {"dictionary": "DICT_4X4_50", "items": markers},
             "regions": regions, "bases": {"diameters": list(BASE_DIAMETERS_MM)},

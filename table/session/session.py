@@ -91,6 +91,7 @@ class Session:
         self.state: Any = self.origin
         self.ops: list[_Op] = []
         self.desync: list[str] | None = None
+        self._prompt_shown: dict[str, Any] | None = None  # the last prompt told
         self.confirm: list[Explanation] | None = None
         self.last_obs: Observation | None = None
         self.follow_camera = True
@@ -206,7 +207,7 @@ class Session:
         self.note("action", body, source)
         self.ops.append(_Op("action", {"action": str(action)}))
         self.state = new
-        self.referee.played(before, new, action)
+        self.referee.played(before, new, action, source)
         self._emit(out, "action", action=str(action), source=source,
                    events=body["events"])
         for kind, data in self.referee.announcements(events):
@@ -244,7 +245,8 @@ class Session:
             self._emit(out, "resync")
 
     def prompt_changed(self, out: list[SessionEvent]) -> None:
-        self._emit(out, "prompt", **self.prompt().to_dict())
+        self._prompt_shown = self.prompt().to_dict()
+        self._emit(out, "prompt", **self._prompt_shown)
 
     # -- public: what the table should do -----------------------------------------------------
     def prompt(self) -> Prompt:
@@ -410,6 +412,10 @@ class Session:
             if r.fits:
                 self.confirm = None
                 self._set_desync(None, out)
+                # (what the board shows may change the prompt: a creature a card
+                # summoned is placed, and no longer asked for)
+                if self.prompt().to_dict() != self._prompt_shown:
+                    self.prompt_changed(out)
                 return out
             options = ref.distinct(r.explanations)
             if len(options) == 1:

@@ -4,10 +4,13 @@ Each base is read as a creature by its sticker; a base whose sticker cannot be r
 "some creature". The board **fits** the rules state when every creature on the
 battlefield is seen on its hex (or an unread base stands there, or the hex is hidden
 by a hand), and nothing stands where the rules have nothing: except a creature the
-rules eliminated that the players have not taken off yet ("lingering": the prompt asks
-for it). Otherwise the board is explained by one board action the rules allow now (a
-deployment, a summon, a move, a push, an advance) whose result fits; or it is a desync,
-and ``diagnose`` says what to put back where.
+rules eliminated that the players have not taken off yet ("lingering"), and except a
+creature a card put on the battlefield that the players have not placed yet ("awaited":
+the prompt asks for it; a card played at the dashboard summons on the spot, and the
+board cannot show the miniature before a hand puts it there). Otherwise the board is
+explained by one board action the rules allow now (a deployment, a summon, a move, a
+push, an advance) whose result fits; or it is a desync, and ``diagnose`` says what to
+put back where.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ class Camera:
         self.game = game
         self.ref_of = dict(stickers.ref_of)
         self.lingering: dict[str, Hex] = {}  # eliminated, maybe still on the table
+        self.awaited: dict[str, Hex] = {}  # put on the battlefield, maybe not placed yet
 
     def seen(self, obs: Observation) -> Seen:
         bf = self.game.battlefield
@@ -79,6 +83,8 @@ class Camera:
             if at is None and seen.unread[h] > explained[h]:
                 explained[h] += 1
                 continue
+            if at is None and self.awaited.get(ref) == h:
+                continue  # not placed yet: the prompt asks for it
             out.append(f"put {ref} on {h}" + (f" (seen on {at})" if at else ""))
         where_ok = set(expected.values()) | set(self.lingering.values())
         for ref, h in seen.at.items():
@@ -99,6 +105,12 @@ class Camera:
         seen = self.seen(obs)
         gone = tuple(r for r, h in self.lingering.items()
                      if seen.at.get(r) != h and not seen.holds(h))
+        # A creature placed where the rules put it is awaited no more: from now on its
+        # absence is a desync like any other's. (Changed here, not in ``settle``: the
+        # same observation judged again must see it placed.)
+        for r, h in list(self.awaited.items()):
+            if seen.at.get(r) == h or (r not in seen.at and seen.unread[h] > 0):
+                del self.awaited[r]
         if not self._problems(state, seen):
             return Reconciliation(True, gone=gone)
         found = []
@@ -137,13 +149,23 @@ class Camera:
     def diagnose(self, state: State, obs: Observation) -> list[str]:
         return self._problems(state, self.seen(obs)) or ["the board and the rules agree"]
 
-    def played(self, before: State, after: State) -> None:
+    def played(self, before: State, after: State, seen_by_camera: bool = False) -> None:
+        """Keep track of what the table has yet to show after ``before`` -> ``after``:
+        creatures taken off the battlefield (lingering until the camera sees them
+        gone) and, unless the camera saw the change itself, creatures put on it."""
         for ref, u in after.units.items():
             b = before.units.get(ref)
-            if b is not None and b.place == FIELD and b.hex and u.place != FIELD:
+            on = b is not None and b.place == FIELD and b.hex
+            if on and u.place != FIELD:
                 self.lingering[ref] = b.hex
             elif u.place == FIELD:
                 self.lingering.pop(ref, None)
+            if u.place != FIELD or not u.hex:
+                self.awaited.pop(ref, None)
+            elif not on and not seen_by_camera:
+                self.awaited[ref] = u.hex
+            elif self.awaited.get(ref) not in (None, u.hex):
+                self.awaited[ref] = u.hex  # moved on by the rules before it was placed
 
     def settle(self, verdict: Reconciliation) -> None:
         for r in verdict.gone:

@@ -6,6 +6,7 @@ modification the player to act may use, or pass."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from table.system import Prompt
@@ -26,7 +27,7 @@ from .actions import (
     Summon,
     Use,
 )
-from .state import ADVANCE, COUNTER, DEPLOY, MODIFY, OVER, PUSH, State
+from .state import ADVANCE, COUNTER, DEPLOY, FIELD, MODIFY, OVER, PUSH, State
 
 if TYPE_CHECKING:
     from .referee import WarseerReferee
@@ -71,6 +72,19 @@ def _roll_text(ref: WarseerReferee, state: State) -> str:
 
 
 def prompt_for(ref: WarseerReferee, state: State) -> Prompt:
+    p = _prompt(ref, state)
+    # A card put creatures on the battlefield that the table does not show yet (as the
+    # state has them: an undo may have taken the card back).
+    awaited = sorted((u, h) for u, h in ref.camera.awaited.items()
+                     if u in state.units and state.units[u].place == FIELD
+                     and state.units[u].hex == h)
+    if p.step in ("main", "modify", "push", "advance") and awaited:
+        put = "; ".join(f"put {ref.words.unit(u)} on {h}" for u, h in awaited)
+        p = replace(p, text=f"First {put}. {p.text}")
+    return p
+
+
+def _prompt(ref: WarseerReferee, state: State) -> Prompt:
     w = ref.words
     legal = engine.legal_actions(ref.game, state)
     if state.phase == OVER:

@@ -195,9 +195,9 @@ class WarseerReferee(Referee):
             if ref not in self.words.label:
                 self.words.minion(ref, u.name)
 
-    def played(self, before: State, after: State, action: Any) -> None:
+    def played(self, before: State, after: State, action: Any, source: str = "") -> None:
         self._name_minions(after)
-        self.camera.played(before, after)
+        self.camera.played(before, after, seen_by_camera=source == "camera")
 
     def corrected(self, before: State, after: State, body: dict[str, Any]) -> None:
         self.camera.played(before, after)

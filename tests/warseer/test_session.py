@@ -206,3 +206,56 @@ def test_the_main_phase_lists_attacks_and_feats_before_the_hex_by_hex_choices() 
     for a in ("p1 end", "p2 move p2#0 d4", "p2 end", "p1 move p1#0 d3"):
         s.command({"do": "action", "action": a})
     assert s.prompt().choices[0]["action"] == "p1 attack p1#0 p2#0"  # beside Kaitlynn
+
+
+def test_a_creature_a_card_summons_is_asked_for_not_a_desync(tmp_path) -> None:
+    """A card played at the dashboard puts a minion on the battlefield at once; the
+    table cannot show it before a hand places it. The prompt asks for it (not a desync
+    banner, as in every demo game before), and once placed it is watched like any
+    other creature."""
+    s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
+                                     "names": {"p1": "Ann", "p2": "Bob"}}),
+                    GameLog(tmp_path / "games.db"))
+    s.observe(seen(s, 1, {"p1#0": "d2"}))
+    s.observe(seen(s, 2, {"p2#0": "d7"}))
+
+    def without_wisp(frame: int) -> Observation:
+        obs = seen(s, frame)
+        regions = {k: tuple(b for b in v if b.sticker != 4) for k, v in obs.regions.items()}
+        return Observation(float(frame), frame, {k: v for k, v in regions.items() if v},
+                           obs.occluded)
+
+    s.command({"do": "action", "action": "p1 play call-the-wisp d3"}, source="dashboard")
+    assert s.state.units["p1#4"].hex == parse_hex("d3")
+    assert s.desync is None
+    assert s.prompt().text.startswith("First put Wisp 1 on d3. Ann's turn 1")
+    s.observe(without_wisp(3))  # the camera's next board: not placed yet
+    assert s.desync is None
+    out = s.observe(seen(s, 4))  # placed
+    assert s.desync is None and s.prompt().text.startswith("Ann's turn 1")
+    assert any(e.kind == "prompt" for e in out)  # the table is told at once
+    s.observe(without_wisp(5))  # taken away again: now a desync like any other's
+    assert s.desync and "put Wisp 1 on d3" in s.desync[0]
+    s.observe(seen(s, 6))
+    assert s.desync is None
+    # A creature the camera saw arrive is not awaited: taken away, it is missed.
+    s.observe(seen(s, 7, {"p1#1": "f2"}))  # Gil-Talas from the War Camp
+    assert s.state.units["p1#1"].place == FIELD and s.desync is None
+    obs = seen(s, 8)
+    s.observe(Observation(8.0, 8, {k: tuple(b for b in v if b.sticker != 1)
+                                   for k, v in obs.regions.items() if k != "f2"},
+                          frozenset()))
+    assert s.desync and "put Gil-Talas on f2" in s.desync[0]
+
+
+def test_an_undone_summon_is_not_asked_for(tmp_path) -> None:
+    s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
+                                     "names": {"p1": "Ann", "p2": "Bob"}}),
+                    GameLog(tmp_path / "games.db"))
+    s.observe(seen(s, 1, {"p1#0": "d2"}))
+    s.observe(seen(s, 2, {"p2#0": "d7"}))
+    s.command({"do": "action", "action": "p1 play call-the-wisp d3"}, source="dashboard")
+    assert s.prompt().text.startswith("First put Wisp 1 on d3.")
+    s.command({"do": "undo"}, source="dashboard")
+    assert "p1#4" not in s.state.units or s.state.units["p1#4"].place != FIELD
+    assert s.prompt().text.startswith("Ann's turn 1") and s.desync is None

@@ -4,6 +4,8 @@ The distance transform of the foreground peaks at a disc's centre with the disc'
 radius, and two touching discs keep two separate peaks, so crowded cells split cleanly
 (found at half resolution, then measured on the full mask).
 Peaks far wider than any base belong to hands and arms (the occlusion stage's job).
+A base whose mask a light figure opened into a "C" against a touching base has no peak
+of a base's size: its outline still traces most of its circle (``_traced``).
 A peak beside a base that overlaps it further than a base can is that base's figure
 (``figure_parts``, once the stickers are read).
 """
@@ -90,7 +92,65 @@ class BaseFinder:
                 for (cx, cy), i in zip(centres, chosen, strict=True)]
         if kept:
             self._fit_discs(mask, kept)
-        return kept
+        return kept + self._traced(mask, kept)
+
+    def _traced(self, mask: np.ndarray, kept: list[BaseCandidate]) -> list[BaseCandidate]:
+        """Bases found by their outlines where the distance transform found none.
+
+        A figure painted lighter than the paper (white, bone, pale flesh) does not pass
+        the foreground tests: its base's mask is a ring with the figure's part cut out.
+        Alone, such a "C" is closed to its hull (``foreground.fill_holes``); touching
+        another base it is part of a larger blob, which is only filled inside, and its
+        distance-transform peak is narrower than a base's: the base was lost (the only
+        bases lost on the rendered frames with figures, 2026-11-25). Its outer edge
+        still follows the base's circle, so circles of a base's size are looked for
+        along the outlines of blobs larger than a base (the gradient Hough transform),
+        and one is a base if the outline traces ``traced_arc_deg`` of it, away from
+        every base found already. A figure's head or shading traces no such arc, and
+        ``figure_parts`` still judges what overlaps a base."""
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        # Blobs that ``fill_holes`` did not close to their hulls: larger than one base
+        # with its rim can be (the same bound).
+        larger = np.pi * (self.r_max * 1.2) ** 2
+        blobs = [c for c in contours
+                 if len(c) >= 3 and cv2.contourArea(cv2.convexHull(c)) > larger]
+        if not blobs:
+            return []
+        h, w = mask.shape
+        pad = int(np.ceil(self.r_max))
+        tolerance = self.cfg.traced_tolerance_mm * self.cfg.px_per_mm
+        found: list[BaseCandidate] = []
+        for outline in blobs:
+            bx, by, bw, bh = cv2.boundingRect(outline)
+            x0, y0 = max(0, bx - pad), max(0, by - pad)
+            blob = np.zeros((min(h, by + bh + pad) - y0, min(w, bx + bw + pad) - x0),
+                            np.uint8)
+            cv2.drawContours(blob, [outline - np.array([x0, y0])], -1, 255, -1)
+            # (the blob alone: a neighbour's edge in the same window would vote too)
+            circles = cv2.HoughCircles(cv2.GaussianBlur(blob, (5, 5), 1.5),
+                                       cv2.HOUGH_GRADIENT, 1, self.r_min / 4, param1=100,
+                                       param2=12, minRadius=int(self.r_min * 0.9),
+                                       maxRadius=int(np.ceil(self.r_max * 1.1)))
+            if circles is None:
+                continue
+            edge = outline[:, 0, :].astype(np.float64)
+            traced = [_trace(edge, float(cx + x0), float(cy + y0), float(r), tolerance)
+                      for cx, cy, r in circles[0]]
+            # Best traced first: of two circles round one base, the one its outline follows.
+            for cx, cy, r, arc in sorted(traced, key=lambda t: -t[3]):
+                if arc < self.cfg.traced_arc_deg or not (
+                        self.r_min * 0.9 <= r <= self.r_max * 1.1):
+                    continue
+                if any(np.hypot(cx - c.x, cy - c.y) < self.r_min * 1.2
+                       for c in (*kept, *found)):
+                    continue
+                # A base's ring lies inside its circle; a light figure's outline is a
+                # circle too, with the ring outside it and its own inside bare.
+                if _inside(mask, cx, cy, r) < INSIDE:
+                    continue
+                # (the outline runs through the edge pixels' centres, half a pixel in)
+                found.append(BaseCandidate(cx, cy, r + 0.5, 0.0))
+        return found
 
     def _fit_discs(self, mask: np.ndarray, cands: list[BaseCandidate]) -> None:
         """Each candidate's radius (the median extent of the foreground along 16 rays,
@@ -125,6 +185,39 @@ class BaseFinder:
             if n_ok[k] >= 5:
                 c.x += float((d[k] * np.cos(ang[:8])).sum() * 2 / n_ok[k])
                 c.y += float((d[k] * np.sin(ang[:8])).sum() * 2 / n_ok[k])
+
+
+INSIDE = 0.5  # share of a traced circle's ring (0.7-0.9 of its radius) in the mask
+
+
+def _inside(mask: np.ndarray, cx: float, cy: float, r: float) -> float:
+    """The share of the ring at 0.7-0.9 of ``r`` round (cx, cy) that is foreground."""
+    a = np.linspace(0, 2 * np.pi, 36, endpoint=False)[None, :]
+    k = np.array([0.7, 0.8, 0.9])[:, None] * r
+    h, w = mask.shape
+    xs = np.clip(np.round(cx + k * np.cos(a)), 0, w - 1).astype(int)
+    ys = np.clip(np.round(cy + k * np.sin(a)), 0, h - 1).astype(int)
+    return float((mask[ys, xs] > 0).mean())
+
+
+def _trace(edge: np.ndarray, cx: float, cy: float, r: float, tolerance: float
+           ) -> tuple[float, float, float, float]:
+    """A circle the Hough transform proposed, fitted again to the outline's points near
+    it (least squares, twice: the transform's centre is a pixel's, its radius a
+    guess), and how much of it the outline traces, in degrees (10-degree steps)."""
+    for _ in range(2):
+        near = np.abs(np.hypot(edge[:, 0] - cx, edge[:, 1] - cy) - r) < 2 * tolerance
+        if near.sum() < 8:
+            break
+        x, y = edge[near, 0], edge[near, 1]
+        # x^2 + y^2 + a x + b y + c = 0, linear in (a, b, c)
+        a, b, c = np.linalg.lstsq(np.stack([x, y, np.ones_like(x)], axis=1),
+                                  -(x * x + y * y), rcond=None)[0]
+        cx, cy = -a / 2, -b / 2
+        r = float(np.sqrt(max(cx * cx + cy * cy - c, 0.0)))
+    on = np.abs(np.hypot(edge[:, 0] - cx, edge[:, 1] - cy) - r) < tolerance
+    angles = np.degrees(np.arctan2(edge[on, 1] - cy, edge[on, 0] - cx))
+    return float(cx), float(cy), r, 10.0 * len(np.unique(np.floor(angles / 10)))
 
 
 # Bases stand side by side: two that touch are their radii apart (measured as 0.83 of

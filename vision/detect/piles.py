@@ -120,10 +120,8 @@ def split(mask: np.ndarray, cands: list[BaseCandidate], r_min: float, r_max: flo
     # frame); only a blob that needs taking apart is read at full resolution.
     _, labels, stats, _ = cv2.connectedComponentsWithStats(halve(mask), connectivity=8)
     by_blob: dict[int, list[BaseCandidate]] = {}
-    h, w = labels.shape
     for c in cands:
-        lab = int(labels[min(h - 1, max(0, int(c.y) // 2)), min(w - 1, max(0, int(c.x) // 2))])
-        by_blob.setdefault(lab, []).append(c)
+        by_blob.setdefault(_label_of(labels, c), []).append(c)
     rng = np.random.default_rng(7)  # the same frame gives the same answer
     out: list[BaseCandidate] = []
     for lab, members in by_blob.items():
@@ -153,6 +151,22 @@ def split(mask: np.ndarray, cands: list[BaseCandidate], r_min: float, r_max: flo
         else:
             out += members  # not a pile of disks: what the distance transform found
     return out
+
+
+def _label_of(labels: np.ndarray, c: BaseCandidate) -> int:
+    """The blob (label at half resolution) a disc belongs to: the one at its centre, or,
+    where the centre is bare (a base found by its outline round a light figure:
+    ``BaseFinder._traced``), the one most of its ring lies on."""
+    h, w = labels.shape
+    lab = int(labels[min(h - 1, max(0, int(c.y) // 2)), min(w - 1, max(0, int(c.x) // 2))])
+    if lab:
+        return lab
+    a = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    xs = np.clip(((c.x + 0.8 * c.radius * np.cos(a)) // 2).astype(int), 0, w - 1)
+    ys = np.clip(((c.y + 0.8 * c.radius * np.sin(a)) // 2).astype(int), 0, h - 1)
+    ring = labels[ys, xs]
+    ring = ring[ring > 0]
+    return int(np.bincount(ring).argmax()) if len(ring) else 0
 
 
 def _fits_box(stat: np.ndarray, box: tuple[int, int, int, int],

@@ -265,7 +265,7 @@ def _curl_lift(look: Look, t: float) -> float:
     return look.curl_mm * max(0.0, (u - 0.55) / 0.45) ** 2 / 1000
 
 
-def _curl(layout: Layout, look: Look, nx: int, ny: int) -> list[list[float]]:
+def _curl(look: Look, nx: int, ny: int) -> list[list[float]]:
     """Paper lifting toward two opposite edges (a rolled print never lies flat)."""
     return [[_curl_lift(look, i / nx if look.curl_axis == 0 else j / ny)
              for i in range(nx + 1)] for j in range(ny + 1)]
@@ -357,7 +357,7 @@ def write_job(layout: Layout, scenes: list[RenderScene], folder: Path,
         w_m, h_m = layout.sheet[0] / 1000, layout.sheet[1] / 1000
         nx, ny = 48, 60
         sheet = {"rect": [-w_m / 2, -h_m / 2, w_m / 2, h_m / 2], "nx": nx, "ny": ny,
-                 "z": _curl(layout, look, nx, ny)}
+                 "z": _curl(look, nx, ny)}
         labels = []
         if rs.thickness_mm > 0:
             lift = rs.thickness_mm / 1000

@@ -121,7 +121,7 @@ class DreambladeReferee(Referee):
         elif state.phase is Phase.INITIATIVE:
             self.init_dice[player] = die
 
-    def played(self, before: State, after: State, action: A.Action) -> None:
+    def played(self, before: State, after: State, action: A.Action, source: str = "") -> None:
         names = self.game.board.cell_names
         for g, c in enumerate(before.cell):
             if c >= 0 and after.cell[g] < 0:

@@ -292,7 +292,9 @@ class ScriptedTable:
                    what=f"the camera seeing {it.action}")
         if s.confirm:
             # A person would look again first: a sticker read a moment later settles it.
-            self._wait(lambda: not s.confirm, 1.5)
+            # (Settled means played, too: the session clears the question before it
+            # plays the answer, and a board tidied in between loses the piece.)
+            self._wait(lambda: not s.confirm and (len(s.ops) > ops or bool(s.desync)), 1.5)
         if s.confirm:
             self.stats.confirms += 1
             # The reading that leaves the board as this act does; of those, the shortest.

@@ -90,6 +90,11 @@ class VisionConfig:
     # away from the camera (view.view_weights), for a figure this tall (0: off) ...
     figure_view_mm: float = 30.0
     figure_view_spread_deg: float = 34.0  # ... over this spread of angles
+    # A ring whose colour votes name no owner is read by the fit alone (no second decoder
+    # agreeing) only at this lead, clean or not: on 120 streamed frames of the tuning
+    # renders the fit alone read 17 right and 3 wrong (a bronze figure over most of a
+    # blue sticker: leads 0.46-0.62); the right ones led 0.24-2.13
+    fit_alone_lead: float = 0.7
     fit_plain_structure: float = 0.5  # a "plain" ring whose best pattern explains this
     # much of its variation is printed, not plain: unreadable
     min_owner_share: float = 0.65

@@ -16,7 +16,7 @@ put back where.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from table.observation import Observation
 from table.stickers import Stickers
@@ -34,6 +34,8 @@ class Seen:
     at: dict[str, Hex]  # creature -> the hex its sticker was read in
     unread: Counter[Hex]  # bases whose sticker could not be read, per hex
     hidden: frozenset[Hex]  # hexes a hand covers
+    # the owners the camera gave those bases (None: no colour read), per hex
+    unread_owners: dict[Hex, list[str | None]] = field(default_factory=dict)
 
     def holds(self, h: Hex) -> bool:
         return h in self.hidden or self.unread[h] > 0 or h in self.at.values()
@@ -50,6 +52,7 @@ class Camera:
         bf = self.game.battlefield
         at: dict[str, Hex] = {}
         unread: Counter[Hex] = Counter()
+        owners: dict[Hex, list[str | None]] = {}
         for name, bases in obs.regions.items():
             try:
                 h = bf.hex_named(name)
@@ -61,13 +64,14 @@ class Camera:
                     at[ref] = h
                 else:
                     unread[h] += 1
+                    owners.setdefault(h, []).append(b.owner)
         hidden = set()
         for name in obs.occluded:
             try:
                 hidden.add(bf.hex_named(name))
             except ValueError:
                 continue
-        return Seen(at, unread, frozenset(hidden))
+        return Seen(at, unread, frozenset(hidden), owners)
 
     def _problems(self, state: State, seen: Seen) -> list[str]:
         """What does not match, one line each (empty: the board fits)."""
@@ -125,7 +129,8 @@ class Camera:
 
     def _candidates(self, state: State, seen: Seen) -> list:
         """Board actions that could explain what is seen: a creature seen somewhere new
-        (or an unread base appearing while a creature went missing from its hex)."""
+        (or an unread base appearing while a creature went missing from its hex, or
+        while the player has creatures off the battlefield)."""
         p = state.active
         moved: list[tuple[str, Hex]] = []
         for ref, h in seen.at.items():
@@ -137,6 +142,15 @@ class Camera:
         occupied = state.occupied()
         fresh = [h for h, n in seen.unread.items() if n and h not in occupied]
         moved += [(ref, h) for ref in vanished for h in fresh]
+        # An unread base on a free hex may be a creature coming onto the battlefield
+        # (deployed, or summoned from the War Camp) whose sticker the camera did not
+        # read: any of the player's creatures off the battlefield, if the base's colour
+        # does not say it is another player's; the rules settle which can come there.
+        if state.attack is None:
+            waiting = [u.ref for u in state.units.values()
+                       if u.player == p and u.place != FIELD and u.ref not in seen.at]
+            moved += [(ref, h) for h in fresh for ref in waiting
+                      if any(o in (None, p) for o in seen.unread_owners.get(h, [None]))]
         out: list = []
         at = state.attack
         for ref, h in moved:

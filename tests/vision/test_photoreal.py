@@ -438,7 +438,7 @@ def test_a_base_stands_on_the_curling_paper(axis: int) -> None:
     layout = game_layout()
     look = Look(curl_mm=8.0, curl_axis=axis)
     nx, ny = 48, 60
-    grid = np.array(_curl(layout, look, nx, ny))  # metres, rows along y
+    grid = np.array(_curl(look, nx, ny))  # metres, rows along y
     w, h = layout.sheet
     profile = grid[0] if axis == 0 else grid[:, 0]  # the lift along the curling axis
     at = np.linspace(0, w if axis == 0 else h, len(profile))

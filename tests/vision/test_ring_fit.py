@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from vision import tags
+from vision.config import VisionConfig
 from vision.detect.identify import ANGLES
-from vision.detect.ring_fit import RingFitter, direction, lab_of, rivals_beat
+from vision.detect.ring_fit import Fits, RingFitter, direction, lab_of, rivals_beat
 from vision.layout import game_layout
 
 LAYOUT = game_layout()
@@ -192,3 +194,27 @@ def _right_or_nothing(fits: list, owner: str, pattern: int) -> None:
     assert taken in ([], [q])
     if taken:
         assert fits[q].pattern[0] == pattern
+
+
+def _fits(clear: bool, lead: float, error: float) -> Fits:
+    return Fits(pattern=np.array([3]), clear=np.array([clear]), lead=np.array([lead]),
+                explained=np.array([0.9]), looks=np.array([clear]), error=np.array([error]))
+
+
+@pytest.mark.parametrize("lead, read", [(0.3, False), (0.62, False), (0.7, True),
+                                        (1.5, True)])
+def test_the_fit_alone_needs_a_larger_lead_than_two_agreeing_decoders(lead: float,
+                                                                       read: bool) -> None:
+    """Where the colour votes name no owner the fit reads the ring alone, with no second
+    decoder to agree: it must lead by ``fit_alone_lead`` even where its reading is clear
+    (on streamed tuning frames the fit alone read a bronze figure over most of a blue
+    sticker as an orange one, clear at leads 0.46-0.62)."""
+    from vision.detect.identify import Identifier
+
+    ident = Identifier(game_layout(), VisionConfig())
+    mine, theirs = _fits(True, lead, 1.0), _fits(False, 0.0, np.inf)
+    got = ident._fit_alone([mine, theirs], [mine, theirs], 0)
+    if read:
+        assert got is not None and got.owner == ident.players[0] and got.sticker == 3
+    else:
+        assert got is None

@@ -259,3 +259,34 @@ def test_an_undone_summon_is_not_asked_for(tmp_path) -> None:
     s.command({"do": "undo"}, source="dashboard")
     assert "p1#4" not in s.state.units or s.state.units["p1#4"].place != FIELD
     assert s.prompt().text.startswith("Ann's turn 1") and s.desync is None
+
+
+def test_an_unread_base_coming_onto_the_battlefield_is_settled_by_the_rules(tmp_path
+                                                                           ) -> None:
+    """A creature summoned from the War Camp whose sticker the camera cannot read: an
+    orange base on a free hex is one of Ann's creatures off the battlefield (the rules
+    say which may come there, or the table is asked), not a desync; a base in the other
+    player's colour is not."""
+    s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
+                                     "names": {"p1": "Ann", "p2": "Bob"}}),
+                    GameLog(tmp_path / "games.db"))
+    s.observe(seen(s, 1, {"p1#0": "d2"}))
+    s.observe(seen(s, 2, {"p2#0": "d7"}))
+
+    def with_unread(frame: int, owner: str) -> Observation:
+        obs = seen(s, frame)
+        regions = dict(obs.regions)
+        regions["f2"] = (ObservedBase(owner, None, "unreadable", 0.0, 0, 0),)
+        return Observation(float(frame), frame, regions, frozenset())
+
+    s.observe(with_unread(3, "p2"))  # Bob's colour: none of Ann's
+    assert s.desync and "f2" in s.desync[0]
+    out = s.observe(with_unread(4, "p1"))
+    assert s.desync is None
+    if s.confirm:  # several of Ann's creatures could have come: the table picks
+        options = [[str(a) for a in e.actions] for e in s.confirm]
+        assert ["p1 summon p1#1 f2"] in options, options
+        s.command({"do": "choose", "option": options.index(["p1 summon p1#1 f2"])})
+    else:
+        assert any(e.kind == "action" for e in out)
+    assert s.state.units["p1#1"].hex == parse_hex("f2")

@@ -301,8 +301,11 @@ class Identifier:
     def _fit_alone(self, fits: list[Fits], alike: list[Fits], k: int) -> Identity | None:
         """Ring ``k`` read by the fit alone, when the colour votes named no owner (a
         washed-out sticker, or a figure's paint splitting them): the one player whose
-        reading is clear, with no other player's as good by either fit; else None."""
+        reading is clear and leads by ``fit_alone_lead`` (one decoder alone is asked
+        for more than two that agree), with no other player's as good by either fit;
+        else None."""
         mine = [q for q in range(len(self.players)) if fits[q].clear[k]
+                and fits[q].lead[k] >= self.cfg.fit_alone_lead
                 and not rivals_beat(fits, k, q) and not rivals_beat(alike, k, q)]
         if len(mine) != 1:
             return None

@@ -87,8 +87,8 @@ class Camera:
             if at is None and seen.unread[h] > explained[h]:
                 explained[h] += 1
                 continue
-            if at is None and self.awaited.get(ref) == h:
-                continue  # not placed yet: the prompt asks for it
+            if self.awaited.get(ref) == h:
+                continue  # not placed (or moved) there yet: the prompt asks for it
             out.append(f"put {ref} on {h}" + (f" (seen on {at})" if at else ""))
         where_ok = set(expected.values()) | set(self.lingering.values())
         for ref, h in seen.at.items():
@@ -166,20 +166,22 @@ class Camera:
     def played(self, before: State, after: State, seen_by_camera: bool = False) -> None:
         """Keep track of what the table has yet to show after ``before`` -> ``after``:
         creatures taken off the battlefield (lingering until the camera sees them
-        gone) and, unless the camera saw the change itself, creatures put on it."""
+        gone) and, unless the camera saw the change itself, creatures put on it or
+        moved on it (a push whose hex was picked at the dashboard): awaited there."""
         for ref, u in after.units.items():
             b = before.units.get(ref)
-            on = b is not None and b.place == FIELD and b.hex
-            if on and u.place != FIELD:
-                self.lingering[ref] = b.hex
+            was = b.hex if b is not None and b.place == FIELD else None
+            if was and u.place != FIELD:
+                self.lingering[ref] = was
             elif u.place == FIELD:
                 self.lingering.pop(ref, None)
             if u.place != FIELD or not u.hex:
                 self.awaited.pop(ref, None)
-            elif not on and not seen_by_camera:
-                self.awaited[ref] = u.hex
-            elif self.awaited.get(ref) not in (None, u.hex):
-                self.awaited[ref] = u.hex  # moved on by the rules before it was placed
+            elif u.hex != was:
+                if seen_by_camera:  # the board shows it there already
+                    self.awaited.pop(ref, None)
+                else:
+                    self.awaited[ref] = u.hex
 
     def settle(self, verdict: Reconciliation) -> None:
         for r in verdict.gone:

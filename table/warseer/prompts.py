@@ -73,8 +73,9 @@ def _roll_text(ref: WarseerReferee, state: State) -> str:
 
 def prompt_for(ref: WarseerReferee, state: State) -> Prompt:
     p = _prompt(ref, state)
-    # A card put creatures on the battlefield that the table does not show yet (as the
-    # state has them: an undo may have taken the card back).
+    # Creatures the rules put or moved on the battlefield at the dashboard (a card's
+    # summon, a push's hex picked there) that the table does not show there yet (as
+    # the state has them: an undo may have taken the action back).
     awaited = sorted((u, h) for u, h in ref.camera.awaited.items()
                      if u in state.units and state.units[u].place == FIELD
                      and state.units[u].hex == h)

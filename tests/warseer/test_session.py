@@ -290,3 +290,33 @@ def test_an_unread_base_coming_onto_the_battlefield_is_settled_by_the_rules(tmp_
     else:
         assert any(e.kind == "action" for e in out)
     assert s.state.units["p1#1"].hex == parse_hex("f2")
+
+
+def test_a_push_picked_at_the_dashboard_asks_for_the_miniature_to_be_moved(tmp_path
+                                                                            ) -> None:
+    """The pushed creature's hex picked on the dashboard: the rules move it at once, the
+    miniature still stands where it was; the prompt says where it goes, no desync."""
+    s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
+                                     "names": {"p1": "Ann", "p2": "Bob"}}),
+                    GameLog(tmp_path / "games.db"))
+    s.observe(seen(s, 1, {"p1#0": "d2"}))
+    s.observe(seen(s, 2, {"p2#0": "d7"}))
+    s.observe(seen(s, 3, {"p1#1": "f2"}))
+    s.observe(seen(s, 4, {"p1#1": "f5"}))
+    s.command({"do": "action", "action": "p1 end"})
+    s.observe(seen(s, 5, {"p2#0": "d5"}))
+    s.command({"do": "action", "action": "p2 attack p2#0 p1#1"})
+    s.device(roll("p2", 6, 4))
+    s.command({"do": "action", "action": "p2 pass"})
+    s.command({"do": "action", "action": "p1 pass"})
+    assert s.prompt().step == "push"
+    stale = seen(s, 6)  # Gil-Talas still on f5
+    push = next(a for a in s.prompt().options if a.startswith("p2 push"))
+    s.command({"do": "action", "action": push}, source="dashboard")
+    to = str(s.state.units["p1#1"].hex)
+    assert to != "f5" and s.desync is None
+    assert f"put Gil-Talas on {to}" in s.prompt().text
+    s.observe(Observation(7.0, 7, stale.regions, frozenset()))  # not moved yet
+    assert s.desync is None
+    s.observe(seen(s, 8))  # moved
+    assert s.desync is None and "put Gil-Talas" not in s.prompt().text

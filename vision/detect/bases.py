@@ -126,7 +126,9 @@ class BaseFinder:
             blob = np.zeros((min(h, by + bh + pad) - y0, min(w, bx + bw + pad) - x0),
                             np.uint8)
             cv2.drawContours(blob, [outline - np.array([x0, y0])], -1, 255, -1)
-            # (the blob alone: a neighbour's edge in the same window would vote too)
+            # (the blob alone: a neighbour's edge in the same window would vote too; few
+            # votes asked and proposals a quarter of a base apart, since a "C" is a short
+            # outline beside its figure's own circle: the trace below decides)
             circles = cv2.HoughCircles(cv2.GaussianBlur(blob, (5, 5), 1.5),
                                        cv2.HOUGH_GRADIENT, 1, self.r_min / 4, param1=100,
                                        param2=12, minRadius=int(self.r_min * 0.9),

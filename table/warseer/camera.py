@@ -47,6 +47,9 @@ class Camera:
         self.ref_of = dict(stickers.ref_of)
         self.lingering: dict[str, Hex] = {}  # eliminated, maybe still on the table
         self.awaited: dict[str, Hex] = {}  # put on the battlefield, maybe not placed yet
+        # Whether a camera's boards are being judged: without one (a table played on
+        # the dashboard alone) nothing is awaited, since nothing would ever see it placed
+        self.watching = False
 
     def seen(self, obs: Observation) -> Seen:
         bf = self.game.battlefield
@@ -106,6 +109,7 @@ class Camera:
         return not self._problems(state, self.seen(obs))
 
     def reconcile(self, state: State, obs: Observation) -> Reconciliation:
+        self.watching = True
         seen = self.seen(obs)
         gone = tuple(r for r, h in self.lingering.items()
                      if seen.at.get(r) != h and not seen.holds(h))
@@ -180,7 +184,7 @@ class Camera:
             elif u.hex != was:
                 if seen_by_camera:  # the board shows it there already
                     self.awaited.pop(ref, None)
-                else:
+                elif self.watching:
                     self.awaited[ref] = u.hex
 
     def settle(self, verdict: Reconciliation) -> None:

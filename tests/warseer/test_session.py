@@ -320,3 +320,15 @@ def test_a_push_picked_at_the_dashboard_asks_for_the_miniature_to_be_moved(tmp_p
     assert s.desync is None
     s.observe(seen(s, 8))  # moved
     assert s.desync is None and "put Gil-Talas" not in s.prompt().text
+
+
+def test_without_a_camera_nothing_is_asked_for(tmp_path) -> None:
+    """A table played on the dashboard alone (no camera, or its boards not followed):
+    nothing would ever see a summoned creature placed, so the prompt never asks."""
+    s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
+                                     "names": {"p1": "Ann", "p2": "Bob"}}),
+                    GameLog(tmp_path / "games.db"))
+    for a in ("p1 deploy p1#0 d2", "p2 deploy p2#0 d7", "p1 summon p1#1 f2",
+              "p1 play call-the-wisp d3"):
+        s.command({"do": "action", "action": a})
+    assert s.prompt().text.startswith("Ann's turn 1")

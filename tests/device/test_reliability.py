@@ -32,6 +32,11 @@ class Tally:
     delivered: list[tuple[str, str, int]] = field(default_factory=list)
     reported: int = 0  # lost and said so, with a count
     unknown: int = 0  # "may have lost presses" without a count: not allowed here
+    # A damaged frame that passed its CRC-16 anyway (one in 65,536 damaged frames: a
+    # noisy cable damages thousands a run) and read as no known event: skipped and said
+    # (``unknown_event``), its press lost with it. Never a wrong press: that would
+    # fail the order check below.
+    garbled: int = 0
     other: list = field(default_factory=list)
 
     def take(self, box: TableBox, until: float, want: int | None = None,
@@ -53,16 +58,21 @@ class Tally:
                     self.unknown += 1
                 else:
                     self.reported += ev.detail["count"]
+            elif ev.kind == "unknown_event":
+                self.garbled += 1
             elif ev.kind not in ("connected", "lost"):
                 self.other.append(ev)
 
-    def check(self, name: str) -> None:
+    def check(self, name: str, garbled: int = 0) -> None:
+        """``garbled``: how many damaged frames that passed their CRC may be skipped
+        (the case's expected number is far under one; see ``garbled``)."""
         seqs = [s for *_, s in self.delivered]
         twice = len(seqs) - len(set(seqs))
-        silent = len(self.pressed) - len(set(seqs)) - self.reported
+        silent = len(self.pressed) - len(set(seqs)) - self.reported - self.garbled
         print(f"\n| {name:<38} | {len(self.pressed):>7} | {len(set(seqs)):>9} | "
-              f"{self.reported:>8} | {silent:>6} | {twice:>5} |")
+              f"{self.reported + self.garbled:>8} | {silent:>6} | {twice:>5} |")
         assert self.other == [] and self.unknown == 0, (self.other, self.unknown)
+        assert self.garbled <= garbled, f"{self.garbled} damaged frames passed their CRC"
         assert twice == 0, f"{twice} presses delivered twice"
         assert silent == 0, f"{silent} presses lost silently (negative: over-reported)"
         # What arrived is what was pressed, in order (the reported ones left out).
@@ -115,7 +125,12 @@ def test_noisy_cable_and_unplugs():
         tally.take(box, time.monotonic() + 30)
         time.sleep(0.5)
         tally.take(box, time.monotonic() + 0.5, want=10**9)  # nothing may come twice, late
-    tally.check("noisy cable (1%+1%), 5 unplugs")
+    # About 3,700 damaged frames reach the host a run (measured: bad_frames): a CRC-16
+    # lets one through in about one run in eighteen. Most then read as no message at all
+    # (bad_messages); one that still reads as a numbered event is skipped and said
+    # (seen once in CI, 2026-11-25: "BT p2 strike", its N dropped).
+    print(f"relay {relay.stats}, host {box.stats}")
+    tally.check("noisy cable (1%+1%), 5 unplugs", garbled=1)
     assert relay.stats["corrupted"] > 100 and relay.stats["dropped"] > 100
     assert box.reconnects >= 5 and box.stats["duplicates"] > 0, box.stats
 

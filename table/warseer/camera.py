@@ -5,9 +5,10 @@ Each base is read as a creature by its sticker; a base whose sticker cannot be r
 battlefield is seen on its hex (or an unread base stands there, or the hex is hidden
 by a hand), and nothing stands where the rules have nothing: except a creature the
 rules eliminated that the players have not taken off yet ("lingering"), and except a
-creature a card put on the battlefield that the players have not placed yet ("awaited":
-the prompt asks for it; a card played at the dashboard summons on the spot, and the
-board cannot show the miniature before a hand puts it there). Otherwise the board is
+creature the rules put or moved on the battlefield at the dashboard (a card's summon, a
+push's hex picked there) that the players have not placed yet ("awaited": the prompt
+asks for it; the board cannot show the miniature there before a hand puts it there; with
+no camera watching, nothing is awaited). Otherwise the board is
 explained by one board action the rules allow now (a deployment, a summon, a move, a
 push, an advance) whose result fits; or it is a desync, and ``diagnose`` says what to
 put back where.

@@ -55,7 +55,6 @@ class Camera:
     def seen(self, obs: Observation) -> Seen:
         bf = self.game.battlefield
         at: dict[str, Hex] = {}
-        unread: Counter[Hex] = Counter()
         owners: dict[Hex, list[str | None]] = {}
         for name, bases in obs.regions.items():
             try:
@@ -67,7 +66,6 @@ class Camera:
                 if ref is not None and ref not in at:
                     at[ref] = h
                 else:
-                    unread[h] += 1
                     owners.setdefault(h, []).append(b.owner)
         hidden = set()
         for name in obs.occluded:
@@ -75,6 +73,7 @@ class Camera:
                 hidden.add(bf.hex_named(name))
             except ValueError:
                 continue
+        unread = Counter({h: len(o) for h, o in owners.items()})
         return Seen(at, unread, frozenset(hidden), owners)
 
     def _problems(self, state: State, seen: Seen) -> list[str]:

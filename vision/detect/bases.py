@@ -21,6 +21,17 @@ from ..config import VisionConfig
 from ..layout import Layout
 from ..shrink import halve
 
+# A base's outline reads wider than the base (its dark rim, its shadow): the largest
+# disc one base can cover has this much of the largest base's radius.
+RIM_SPREAD = 1.2
+
+
+def disc_radius(layout: Layout, px_per_mm: float) -> float:
+    """The radius of the largest disc one base's outline can cover, in working pixels
+    (a blob larger is more than one base; a change reaches this far from a base's
+    centre)."""
+    return layout.base_diameters[1] / 2 * RIM_SPREAD * px_per_mm
+
 
 @dataclass
 class BaseCandidate:
@@ -39,6 +50,7 @@ class BaseFinder:
         s = config.px_per_mm
         self.r_min = layout.base_diameters[0] / 2 * s
         self.r_max = layout.base_diameters[1] / 2 * s
+        self.disc_area = float(np.pi * disc_radius(layout, s) ** 2)
 
     def find(self, mask: np.ndarray) -> list[BaseCandidate]:
         """Bases in a foreground mask (of the work area, or of a box of it: then in that
@@ -111,9 +123,8 @@ class BaseFinder:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         # Blobs that ``fill_holes`` did not close to their hulls: larger than one base
         # with its rim can be (the same bound).
-        larger = np.pi * (self.r_max * 1.2) ** 2
         blobs = [c for c in contours
-                 if len(c) >= 3 and cv2.contourArea(cv2.convexHull(c)) > larger]
+                 if len(c) >= 3 and cv2.contourArea(cv2.convexHull(c)) > self.disc_area]
         if not blobs:
             return []
         h, w = mask.shape

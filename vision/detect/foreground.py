@@ -22,6 +22,7 @@ from ..config import VisionConfig
 from ..layout import Layout
 from ..printing.mapart import render_reference
 from ..shrink import double, halve, shrink
+from .bases import disc_radius
 from .ring_fit import lab_of
 from .workarea import Box, WorkArea
 
@@ -119,7 +120,7 @@ class ForegroundModel:
                                                (b, h - b)])], 255)
         self.sheet_inner = halve(sheet_inner)
         # Largest area one base (with its dark rim) can cover, in working pixels.
-        disc_px = layout.base_diameters[1] / 2 * 1.2 * s
+        disc_px = disc_radius(layout, s)
         self.disc_area = float(np.pi * disc_px ** 2)
         # Less than most of the smallest base: a piece of a ring (``_mend_rings``).
         self.piece_area = 0.6 * float(np.pi * (layout.base_diameters[0] / 2 * s) ** 2)

@@ -21,7 +21,7 @@ import numpy as np
 from ..config import VisionConfig
 from ..layout import Layout, LayoutError, Region
 from ..shrink import shrink
-from .bases import BaseCandidate, BaseFinder, figure_parts
+from .bases import BaseCandidate, BaseFinder, disc_radius, figure_parts
 from .foreground import Foreground, ForegroundModel
 from .framing import Framing, framing
 from .identify import Identifier, Identity
@@ -138,7 +138,7 @@ class Detector:
                                          self.foreground.region_labels)
         area = self.foreground.area
         # A base whose pixels changed has its centre within this of the change.
-        self._disc_px = int(np.ceil(layout.base_diameters[1] / 2 * 1.2 * area.scale))
+        self._disc_px = int(np.ceil(disc_radius(layout, area.scale)))
         self._sheet_from_px = np.linalg.inv(area.px_to_sheet())
         self._worked: _Worked | None = None
         if layout.board.picture is not None:  # the layout names a learned board

@@ -86,6 +86,12 @@ class VisionConfig:
     # either; with figures, wrong ones began below 0.8 explained at a lead of 0.2
     fit_clean_lead: float = 0.2
     fit_clean_explained: float = 0.85
+    # ... or a lead of this much where the thresholds' votes favour the same pattern by
+    # ``fit_agreed_votes_margin`` (unsure alone, two decoders agreeing): on the tuning
+    # renders (2,288 rings, 720p and 1080p) the two agreed wrongly at fit leads up to
+    # 0.11, never above; the right agreements led up to 0.65
+    fit_agreed_lead: float = 0.2
+    fit_agreed_votes_margin: float = 0.02
     # The fit believes less the arc of a ring a figure is expected to hide: the side
     # away from the camera (view.view_weights), for a figure this tall (0: off) ...
     figure_view_mm: float = 30.0

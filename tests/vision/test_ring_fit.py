@@ -218,3 +218,81 @@ def test_the_fit_alone_needs_a_larger_lead_than_two_agreeing_decoders(lead: floa
         assert got is not None and got.owner == ident.players[0] and got.sticker == 3
     else:
         assert got is None
+
+
+class _StubFitter:
+    """Stands in for ``RingFitter`` in ``Identifier._refit``: the fits are given."""
+
+    def __init__(self, fits: list[Fits]) -> None:
+        self.fits = fits
+
+    def fit(self, x: np.ndarray, seen: np.ndarray | None = None) -> list[Fits]:
+        return self.fits
+
+
+@pytest.mark.parametrize("lead, favoured, read", [
+    (0.3, 3, True), (0.2, 3, True), (0.15, 3, False), (0.3, 5, False), (0.3, None, False),
+    (0.6, None, False)])
+def test_two_unsure_decoders_that_agree_read_the_ring(lead: float, favoured: int | None,
+                                                      read: bool) -> None:
+    """A ring the thresholds could not read surely, whose votes still favour one
+    pattern, is read when the fit's best pattern is the same, its colours look right and
+    it leads by ``fit_agreed_lead`` (0.2), below what the fit alone needs (0.5 on a ring
+    it explains less than 0.85 of): two decoders agreeing. Not when they name different
+    patterns, nor below that lead (on the tuning renders wrong agreements led up to
+    0.11), nor when the votes favour nothing (the fit alone is not clear at 0.6 with
+    explained 0.8)."""
+    from vision.detect.identify import ANGLES, RADII, Identifier, Identity
+
+    ident = Identifier(game_layout(), VisionConfig())
+    mine = Fits(pattern=np.array([3]), clear=np.array([False]), lead=np.array([lead]),
+                explained=np.array([0.8]), looks=np.array([True]), error=np.array([1.0]))
+    theirs = Fits(pattern=np.array([3]), clear=np.array([False]), lead=np.array([0.0]),
+                  explained=np.array([0.5]), looks=np.array([False]),
+                  error=np.array([np.inf]))
+    ident.fitter = _StubFitter([mine, theirs])  # type: ignore[assignment]
+    owner = ident.players[0]
+    first = [Identity(owner, 1.0, None, "unreadable", 0.0, favoured)]
+    samples = np.full((1, len(RADII), ANGLES, 3), 128, np.uint8)
+    # The owner's colour all round the ring's outer band: its owner stands either way.
+    dense = np.where(np.array(RADII)[:, None] <= 1.0, 1, -1) * np.ones((1, 1, ANGLES))
+    got = ident._refit(samples, dense.astype(np.int8), first)[0]
+    assert got.owner == owner
+    if read:
+        assert got.tag == "read" and got.sticker == 3
+    else:
+        assert got.tag == "unreadable" and got.sticker is None
+
+
+def test_the_votes_say_which_pattern_they_favour_when_unsure() -> None:
+    """``_decide_many`` hands the fit the pattern an unsure ring's votes favour: a
+    sticker with two of its wedges misread as another symbol is not read by the votes
+    alone, and their favourite is still its pattern; a clean one is read (and needs no
+    second opinion)."""
+    from vision.detect.identify import ANGLES, RADII, Identifier
+
+    ident = Identifier(game_layout(), VisionConfig())
+    per = ANGLES // tags.SECTORS
+    radii = np.array(RADII)
+    found = 0
+    for pattern in range(tags.IDS_PER_PLAYER):
+        symbols = list(tags.CODEWORDS[pattern])
+        classes = np.array([1 if s == tags.COLOUR else ident.symbol_class[s]
+                            for s in np.repeat(symbols, per)], np.int8)
+        clean = np.full((len(radii), ANGLES), -1, np.int8)
+        clean[radii <= 1.0] = classes
+        got = ident._decide_many(clean[None], np.zeros(1, bool), ())[0]
+        assert got.tag == "read" and got.sticker == pattern and got.votes_pattern is None
+        # Two wedges (not neighbours) read as the accent they are not.
+        worn = clean.copy()
+        for w in (1, 6):
+            s = symbols[w]
+            wrong = tags.ACCENT if s != tags.ACCENT else tags.ACCENT2
+            worn[radii <= 1.0, w * per:(w + 1) * per] = ident.symbol_class[wrong]
+        got = ident._decide_many(worn[None], np.zeros(1, bool), ())[0]
+        if got.tag == "read":
+            assert got.sticker == pattern
+            continue
+        assert got.votes_pattern in (None, pattern)
+        found += got.votes_pattern == pattern
+    assert found >= 4  # the case the second opinion exists for does occur

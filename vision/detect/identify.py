@@ -62,6 +62,9 @@ class Identity:
     sticker: int | None
     tag: str  # "read", "none" (plain ring) or "unreadable"
     tag_confidence: float
+    # An unread ring's pattern the colour votes favour (by ``fit_agreed_votes_margin``)
+    # though not surely: read only if the ring fit finds the same (``_refit``)
+    votes_pattern: int | None = None
 
 
 def _colour_wedges(dense: np.ndarray, band: np.ndarray, cls: int) -> np.ndarray:
@@ -273,7 +276,11 @@ class Identifier:
             unread = Identity(ident.owner, ident.owner_confidence, None, "unreadable", 0.0)
             if ident.tag == "read":
                 out.append(ident if confirmed else unread)
-            elif mine.clear[k]:
+            elif mine.clear[k] or (
+                    ident.votes_pattern == pattern and bool(mine.looks[k])
+                    and mine.lead[k] >= self.cfg.fit_agreed_lead):
+                # Read by the fit when clear; or when it leads less but the colour votes
+                # favour the same pattern (the two decoders agree, neither sure alone).
                 out.append(Identity(ident.owner, ident.owner_confidence,
                                     first_id + pattern, "read", self._fit_confidence(mine, k)))
             elif ident.tag == "none" and mine.explained[k] >= self.cfg.fit_plain_structure:
@@ -379,6 +386,8 @@ class Identifier:
         plain = (col_sum > 0) & (votes[:, :, 1:].sum(axis=(1, 2)) < 0.05 * col_sum)
         pattern, lead, agreement = tags.decode_many(votes)
         sure = (pattern >= 0) & (lead >= need) & (agreement >= self.cfg.tag_agreement)
+        # What the whole ring's votes favour, sure or not: a second opinion for the fit.
+        favoured = np.where(lead >= self.cfg.fit_agreed_votes_margin, pattern, -1)
         # Not sure: perhaps the figure hides a few wedges and looks like some symbol
         # there. Decoded again with the run of wedges that fits worst left out: first
         # the shortest run in ``hidden``, then longer ones for the rings still unsure.
@@ -451,7 +460,8 @@ class Identifier:
                 continue
             # The colour says whose sticker it is, so only that player's ids compete.
             if not decided[k] or agreement[k] < self.cfg.tag_agreement:
-                out.append(Identity(owner, conf_o, None, "unreadable", 0.0))
+                out.append(Identity(owner, conf_o, None, "unreadable", 0.0,
+                                    int(favoured[k]) if favoured[k] >= 0 else None))
                 continue
             conf = min(1.0, float(lead[k]) / max(1e-6, 2 * need)) \
                 * float(agreement[k])

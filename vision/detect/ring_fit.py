@@ -22,9 +22,11 @@ Never a guess: a reading needs the best pattern to fit clearly better than every
 (``fit_lead``: the second best's error exceeds the best's by that share) and to explain
 most of the band's variation (``fit_explained``; a plain ring or a ring under a figure
 explains little), or, on a clean ring (explained ``fit_clean_explained`` or more), a
-smaller lead (``fit_clean_lead``). The colours only veto: the best pattern whatever
-its colours must be the one whose colours look right. And a reading as one player's
-sticker stands only if no other player's reading fits as well (``rivals_beat``).
+smaller lead (``fit_clean_lead``); ``identify._refit`` also takes a lead of
+``fit_agreed_lead`` where the first decoder's votes favour the same pattern. The colours
+only veto: the best pattern whatever its colours must be the one whose colours look
+right. And a reading as one player's sticker stands only if no other player's reading
+fits as well (``rivals_beat``).
 
 Fitting again with a run of wedges left out (for a figure leaning over the ring, as the
 first decoder does) was built and measured on rendered figures: it read wrong ids at

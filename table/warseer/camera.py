@@ -106,19 +106,26 @@ class Camera:
         return out
 
     def fits(self, state: State, obs: Observation) -> bool:
-        return not self._problems(state, self.seen(obs))
+        # (the last board, judged after a person's change: a reading chosen at the
+        # dashboard plays moves the board already shows)
+        seen = self.seen(obs)
+        self._arrived(seen)
+        return not self._problems(state, seen)
+
+    def _arrived(self, seen: Seen) -> None:
+        """A creature placed where the rules put it is awaited no more: from now on its
+        absence is a desync like any other's. (Changed when a board is judged, not in
+        ``settle``: the same observation judged again must see it placed.)"""
+        for r, h in list(self.awaited.items()):
+            if seen.at.get(r) == h or (r not in seen.at and seen.unread[h] > 0):
+                del self.awaited[r]
 
     def reconcile(self, state: State, obs: Observation) -> Reconciliation:
         self.watching = True
         seen = self.seen(obs)
         gone = tuple(r for r, h in self.lingering.items()
                      if seen.at.get(r) != h and not seen.holds(h))
-        # A creature placed where the rules put it is awaited no more: from now on its
-        # absence is a desync like any other's. (Changed here, not in ``settle``: the
-        # same observation judged again must see it placed.)
-        for r, h in list(self.awaited.items()):
-            if seen.at.get(r) == h or (r not in seen.at and seen.unread[h] > 0):
-                del self.awaited[r]
+        self._arrived(seen)
         if not self._problems(state, seen):
             return Reconciliation(True, gone=gone)
         found = []

@@ -180,6 +180,8 @@ def test_an_ambiguous_reading_asks_and_never_guesses() -> None:
         "p1 move p1#0 c3", "p1 move p1#1 c3"]
     s.command({"do": "choose", "option": 1})
     assert s.state.cell[s.referee.game.gid("p1#1")] == s.referee.game.board.index("c3")
+    # The reading chosen is what the board shows: no move is asked for.
+    assert not s.referee.awaited and not s.prompt().text.startswith("First")
 
 
 def test_a_destroyed_creature_may_stay_until_taken_off() -> None:
@@ -477,3 +479,68 @@ def test_a_map_not_cleared_for_a_new_game_is_one_line_not_seventeen() -> None:
     s.observe(stray)
     assert s.desync is not None and len(s.desync) == 1
     assert s.desync[0].startswith(f"{n} bases on the map should not be there; take them off ")
+
+
+# -- moves the rules make at the dashboard ------------------------------------------------
+def castle_position() -> Session:
+    """Ann's spawn phase: Pearlthorn Castle in c2 may call her Brute from c3 into c2."""
+    return live({"p1": ["Pearlthorn Castle", "Brute", "Brute"], "p2": ["Brute"]},
+                {"p1#0": "c2", "p1#1": "c3", "p1#2": "a1", "p2#0": "e5"},
+                phase=Phase.SPAWN, active="p1", spawn_points=3)
+
+
+CALL = "p1 activate p1#0 Call Adjacent Ally on p1#1 to c2"
+
+
+def test_a_card_moving_a_creature_asks_for_the_move_instead_of_a_desync() -> None:
+    """A spawn-point ability chosen at the dashboard moves Ann's Brute from c3 to c2 in
+    the rules; the map still shows it in c3. That is no desync: the prompt asks for the
+    move first. Once the camera sees it in c2 it is watched like any creature, and taken
+    away from there it is a desync again."""
+    s = castle_position()
+    events = s.command({"do": "action", "action": CALL}, source="dashboard")
+    assert s.desync is None and "desync" not in [e.kind for e in events]
+    assert s.prompt().text.startswith("First move Player 1's Brute 1 from c3 to c2.")
+    piece = next(p for p in s.referee.view(s.state)["board"]["pieces"] if p["ref"] == "p1#1")
+    assert piece["region"] == "c2" and "to be moved here" in piece["states"]
+    s.observe(seen(s.state, hide={"p1#1"}, linger={"p1#1": "c3"}, frame=1))
+    assert s.desync is None  # the board as it was: still waiting
+    s.observe(seen(s.state, frame=2))  # moved
+    assert s.desync is None and not s.referee.awaited
+    assert not s.prompt().text.startswith("First")
+    s.observe(seen(s.state, hide={"p1#1"}, linger={"p1#1": "c3"}, frame=3))
+    assert s.desync and "Brute 1" in " ".join(s.desync)
+
+
+def test_an_undone_dashboard_move_is_not_asked_for() -> None:
+    s = castle_position()
+    s.command({"do": "action", "action": CALL}, source="dashboard")
+    s.command({"do": "undo"}, source="dashboard")
+    assert not s.prompt().text.startswith("First")
+    s.observe(seen(s.state, frame=1))
+    assert s.desync is None
+    # and a base left in c2 instead of c3 is the desync it always was
+    s.observe(seen(s.state, hide={"p1#1"}, linger={"p1#1": "c2"}, frame=2))
+    assert s.desync
+
+
+def test_a_move_the_camera_saw_is_not_awaited() -> None:
+    """The same move seen on the map (the player moved the creature, the camera explains
+    it) is nothing to ask for."""
+    s = shift_position()
+    s.observe(seen(s.state, hide={"p1#1"}, linger={"p1#1": "d3"}, frame=1))
+    g = s.referee.game.gid("p1#1")
+    assert s.state.cell[g] == s.referee.game.board.index("d3") and not s.referee.awaited
+    assert s.desync is None and not s.prompt().text.startswith("First")
+
+
+def test_without_a_camera_nothing_is_awaited() -> None:
+    """A table played on the dashboard alone never sees the map: asking for the move
+    would be a question nobody can answer."""
+    s = Session.new(Setup({"p1": ("Pearlthorn Castle", "Brute", "Brute"), "p2": ("Brute",)}),
+                    catalog=catalog())
+    s.start_from(position({"p1": ["Pearlthorn Castle", "Brute", "Brute"], "p2": ["Brute"]},
+                          {"p1#0": "c2", "p1#1": "c3", "p1#2": "a1", "p2#0": "e5"},
+                          phase=Phase.SPAWN, active="p1", spawn_points=3))
+    s.command({"do": "action", "action": CALL}, source="dashboard")
+    assert not s.referee.awaited and not s.prompt().text.startswith("First")

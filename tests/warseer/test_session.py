@@ -290,6 +290,8 @@ def test_an_unread_base_coming_onto_the_battlefield_is_settled_by_the_rules(tmp_
     else:
         assert any(e.kind == "action" for e in out)
     assert s.state.units["p1#1"].hex == parse_hex("f2")
+    # The reading is what the board shows: the summon is not asked for.
+    assert not s.referee.camera.awaited and not s.prompt().text.startswith("First")
 
 
 def test_a_push_picked_at_the_dashboard_asks_for_the_miniature_to_be_moved(tmp_path

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 from table.dreamblade import actions as A
 from table.dreamblade.engine import apply, legal_actions
@@ -27,6 +28,11 @@ MAX_STEPS = 4  # physical actions one observation may explain (two hands, quick 
 MAX_NODES = 4000  # search budget per observation: a bound, never reached in play
 MAX_STRAY_LINES = 4  # more bases that should not be there are said in one line
 MAX_LINES = 8  # a desync banner a person can read
+# gid -> (the cell it stood in, or None from off the map; the cell the rules put it in)
+Awaited = Mapping[int, tuple[str | None, str]]
+NONE_AWAITED: Awaited = MappingProxyType({})
+
+
 @dataclass
 class CellFit:
     """How one cell's observed bases pair with the miniatures expected there."""
@@ -95,20 +101,46 @@ class Reconciler:
                 out[names[c]].append(g)
         return out
 
-    def fit(self, state: State, obs: Observation, lingering: Mapping[int, str]) -> list[CellFit]:
+    def fit(self, state: State, obs: Observation, lingering: Mapping[int, str],
+            awaited: Awaited = NONE_AWAITED) -> list[CellFit]:
         """Every cell's fit; ``lingering``: gid -> the cell a miniature that left the
-        dreamscape may still stand in until someone takes it off."""
+        dreamscape may still stand in until someone takes it off; ``awaited``: gid ->
+        (from, to), a miniature the rules moved at the dashboard (a card's or a blade's
+        move), which the players may not have moved yet: it may stand in either cell."""
         exp = self.expected(state)
-        linger_in: dict[str, list[int]] = {}
+        optional: dict[str, list[int]] = {}
         for g, cell in lingering.items():
             if state.cell[g] < 0:
-                linger_in.setdefault(cell, []).append(g)
+                optional.setdefault(cell, []).append(g)
+        names = state.game.board.cell_names
+        for g, (was, to) in awaited.items():
+            c = state.cell[g]
+            if c < 0 or names[c] != to or g not in exp[to]:
+                continue  # taken back (undo) or moved on since: not awaited as it was
+            exp[to].remove(g)
+            optional.setdefault(to, []).append(g)
+            if was is not None:
+                optional.setdefault(was, []).append(g)
         return [self.fit_cell(state, name, obs.regions.get(name, ()), gids,
-                              linger_in.get(name, ()))
+                              optional.get(name, ()))
                 for name, gids in exp.items()]
 
-    def fits(self, state: State, obs: Observation, lingering: Mapping[int, str]) -> bool:
-        return all(f.ok for f in self.fit(state, obs, lingering))
+    def fits(self, state: State, obs: Observation, lingering: Mapping[int, str],
+             awaited: Awaited = NONE_AWAITED) -> bool:
+        return all(f.ok for f in self.fit(state, obs, lingering, awaited))
+
+    def arrived(self, state: State, obs: Observation, lingering: Mapping[int, str],
+                awaited: Awaited) -> list[int]:
+        """The awaited miniatures the board shows where the rules put them, and no
+        longer where they stood."""
+        fits = {f.cell: f for f in self.fit(state, obs, lingering, awaited)}
+        out = []
+        for g, (was, to) in awaited.items():
+            in_to = g in fits[to].pairs.values()
+            in_was = was is not None and g in fits[was].pairs.values()
+            if in_to and not in_was:
+                out.append(g)
+        return out
 
     # -- explaining a change -----------------------------------------------------------------
     def _physical(self, state: State, fits: list[CellFit]) -> list[A.Action]:
@@ -131,19 +163,19 @@ class Reconciler:
                     out.append(a)
         return out
 
-    def reconcile(self, state: State, obs: Observation,
-                  lingering: Mapping[int, str]) -> Reconciliation:
+    def reconcile(self, state: State, obs: Observation, lingering: Mapping[int, str],
+                  awaited: Awaited = NONE_AWAITED) -> Reconciliation:
         """Strictly first. If nothing explains the board, once more for each base of a
         cell that does not fit, with that one base's reading set aside (its sticker; its
         colour when no sticker was read). Accepted when those trials agree on one
         outcome: a single misreading happens (a worn sticker, a figure painted in the
         other player's colour); two contradicting readings are a real swap. Only one
         base is ever set aside, so every other reading keeps settling who moved."""
-        strict = self._reconcile(state, obs, lingering)
+        strict = self._reconcile(state, obs, lingering, awaited)
         if strict.explained:
             return strict
         outcomes: dict[object, tuple[Reconciliation, str, ObservedBase]] = {}
-        for f in self.fit(state, obs, lingering):
+        for f in self.fit(state, obs, lingering, awaited):
             if f.ok:
                 continue
             for i, b in enumerate(f.bases):
@@ -153,7 +185,7 @@ class Reconciler:
                 bases = (*f.bases[:i], doubted, *f.bases[i + 1:])
                 trial = Observation(obs.time, obs.frame, {**obs.regions, f.cell: bases},
                                     obs.occluded)
-                r = self._reconcile(state, trial, lingering)
+                r = self._reconcile(state, trial, lingering, awaited)
                 if r.explained:
                     key = "fits" if r.fits else frozenset(
                         (tuple(e.state.zone), tuple(e.state.cell)) for e in r.explanations)
@@ -167,9 +199,9 @@ class Reconciler:
                      "taken as a misread",)
         return r
 
-    def _reconcile(self, state: State, obs: Observation,
-                   lingering: Mapping[int, str]) -> Reconciliation:
-        fits = self.fit(state, obs, lingering)
+    def _reconcile(self, state: State, obs: Observation, lingering: Mapping[int, str],
+                   awaited: Awaited) -> Reconciliation:
+        fits = self.fit(state, obs, lingering, awaited)
         gone = self._gone(fits, lingering)
         if all(f.ok for f in fits):
             return Reconciliation(True, gone=gone)
@@ -185,7 +217,7 @@ class Reconciler:
                     new, _ = apply(s, a)
                 except RulesError:  # pragma: no cover - legal_actions said it was legal
                     continue
-                nfs = self.fit(new, obs, lingering)
+                nfs = self.fit(new, obs, lingering, awaited)
                 if all(f.ok for f in nfs):
                     key = (tuple(new.zone), tuple(new.cell))
                     if key not in found or len(path) + 1 < len(found[key].actions):
@@ -204,11 +236,11 @@ class Reconciler:
         return tuple(g for g in lingering if g not in present)
 
     # -- telling people what is wrong ---------------------------------------------------------
-    def diagnose(self, state: State, obs: Observation,
-                 lingering: Mapping[int, str]) -> list[str]:
+    def diagnose(self, state: State, obs: Observation, lingering: Mapping[int, str],
+                 awaited: Awaited = NONE_AWAITED) -> list[str]:
         """What to put back where, in plain words, one line per problem; a likely move
         that the rules refuse is named with the rules' reason."""
-        fits = self.fit(state, obs, lingering)
+        fits = self.fit(state, obs, lingering, awaited)
         game = state.game
         lines: list[str] = []
         missing = [(f.cell, g) for f in fits for g in f.missing]

@@ -68,6 +68,12 @@ class DreambladeReferee(Referee):
         self.words = Words(game, names)
         self.reconciler = Reconciler(stickers)
         self.lingering: dict[int, str] = {}  # gid -> cell it may still stand in
+        # gid -> (the cell it stood in, or None; the cell the rules moved it to): moved
+        # by a card or a blade chosen at the dashboard, maybe not moved on the map yet
+        self.awaited: dict[int, tuple[str | None, str]] = {}
+        # Whether a camera's boards are judged: without one (a table played on the
+        # dashboard alone) nothing is awaited, since nothing would ever see it moved
+        self.watching = False
         self.init_dice: dict[str, int] = {}
         self.wail_dice: list[int] = []  # a Wail's first die, waiting for the second
         self.overruled: dict[str, Overrule] = {}  # cell -> what a person overruled there
@@ -102,7 +108,24 @@ class DreambladeReferee(Referee):
 
     # -- what the table must do ---------------------------------------------------------
     def prompt(self, state: State) -> Prompt:
-        return prompts.build(state, self.init_dice, self.words)
+        p = prompts.build(state, self.init_dice, self.words)
+        moves = self._awaited_now(state)
+        if not moves or state.phase is Phase.GAME_OVER:
+            return p
+        # What the rules did at the dashboard comes first: the players' next move on the
+        # map would otherwise be judged against a board that is not yet the rules'.
+        w = self.words
+        said = "; ".join(
+            f"move {w.mini(self.game.ref(g), owner=True)} from {was} to {to}" if was
+            else f"put {w.mini(self.game.ref(g), owner=True)} on {to}"
+            for g, (was, to) in moves)
+        return replace(p, text=f"First {said}. {p.text}")
+
+    def _awaited_now(self, state: State) -> list[tuple[int, tuple[str | None, str]]]:
+        """The awaited moves ``state`` still has (an undo may have taken one back)."""
+        names = self.game.board.cell_names
+        return sorted((g, m) for g, m in self.awaited.items()
+                      if state.cell[g] >= 0 and names[state.cell[g]] == m[1])
 
     def dice_needed(self, state: State) -> tuple[prompts.DiceNeed, ...]:
         return prompts.dice_needed(state, self.init_dice)
@@ -124,10 +147,19 @@ class DreambladeReferee(Referee):
     def played(self, before: State, after: State, action: A.Action, source: str = "") -> None:
         names = self.game.board.cell_names
         for g, c in enumerate(before.cell):
-            if c >= 0 and after.cell[g] < 0:
+            now = after.cell[g]
+            if c >= 0 and now < 0:
                 self.lingering[g] = names[c]
-            elif after.cell[g] >= 0:
+            elif now >= 0:
                 self.lingering.pop(g, None)
+            if now < 0 or source == "camera":
+                # Off the map, or the camera saw it go where the rules now have it.
+                self.awaited.pop(g, None)
+            elif now != c and self.watching:
+                # Still standing where it was before this move (or the one before it).
+                was = self.awaited[g][0] if g in self.awaited else \
+                    (names[c] if c >= 0 else None)
+                self.awaited[g] = (was, names[now])
         if isinstance(action, A.Initiative):
             self.init_dice.clear()
 
@@ -291,13 +323,25 @@ class DreambladeReferee(Referee):
 
     # -- the camera ------------------------------------------------------------------------
     def reconcile(self, state: State, obs: Observation) -> Reconciliation:
-        return self.reconciler.reconcile(state, obs, self.lingering)
+        self.watching = True
+        self._arrived(state, obs)
+        return self.reconciler.reconcile(state, obs, self.lingering, self.awaited)
 
     def fits(self, state: State, obs: Observation) -> bool:
-        return self.reconciler.reconcile(state, obs, self.lingering).fits
+        # (the last board, judged after a person's change: a reading chosen at the
+        # dashboard plays moves the board already shows)
+        self._arrived(state, obs)
+        return self.reconciler.reconcile(state, obs, self.lingering, self.awaited).fits
+
+    def _arrived(self, state: State, obs: Observation) -> None:
+        """A miniature the board shows where the rules put it is awaited no more: from
+        now on its absence there is a desync like any other's. (Changed when a board is
+        judged, not in ``settle``: the same observation judged again must see it moved.)"""
+        for g in self.reconciler.arrived(state, obs, self.lingering, self.awaited):
+            del self.awaited[g]
 
     def diagnose(self, state: State, obs: Observation) -> list[str]:
-        return self.reconciler.diagnose(state, obs, self.lingering)
+        return self.reconciler.diagnose(state, obs, self.lingering, self.awaited)
 
     def settle(self, verdict: Reconciliation) -> None:
         for g in verdict.gone:
@@ -316,10 +360,11 @@ class DreambladeReferee(Referee):
         return list(seen.values())
 
     def overrule(self, state: State, obs: Observation) -> list[str]:
-        fits = [f for f in self.reconciler.fit(state, self.adjusted(state, obs), self.lingering)
-                if not f.ok]
+        fits = [f for f in self.reconciler.fit(state, self.adjusted(state, obs), self.lingering,
+                                               self.awaited) if not f.ok]
         # The doubted readings are the camera's own, not the already adjusted ones.
-        raw = {f.cell: f for f in self.reconciler.fit(state, obs, self.lingering)}
+        raw = {f.cell: f for f in self.reconciler.fit(state, obs, self.lingering,
+                                                      self.awaited)}
         for f in fits:
             bases = obs.regions.get(f.cell, ())
             old = self.overruled.get(f.cell)
@@ -406,7 +451,8 @@ class DreambladeReferee(Referee):
 
     # -- what a screen draws ---------------------------------------------------------------------
     def view(self, state: State) -> dict[str, Any]:
-        return {"board": view.board(state, self.words, self.lingering).to_dict(),
+        return {"board": view.board(state, self.words, self.lingering,
+                                    dict(self._awaited_now(state))).to_dict(),
                 "score": view.score(state, self.words), "state": state.to_dict()}
 
 

@@ -5,6 +5,7 @@ the score (turns won of six, the last conquest)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -28,7 +29,10 @@ def _cell_outlines() -> dict[str, tuple[tuple[float, float], ...]]:
             for r in standard_layout()["regions"] if r["role"] == "cell"}
 
 
-def board(state: State, words: Words, lingering: dict[int, str]) -> Board:
+def board(state: State, words: Words, lingering: dict[int, str],
+          awaited: Mapping[int, tuple[str | None, str]] | None = None) -> Board:
+    """``awaited``: gid -> (from, to), moved by the rules at the dashboard, perhaps not
+    yet on the map."""
     s, g = state, state.game
     b = g.board
     names = b.cell_names
@@ -63,13 +67,20 @@ def board(state: State, words: Words, lingering: dict[int, str]) -> Board:
             details = "location"
         if m.gid in lingering and c < 0:
             details += f"; may still stand in {lingering[m.gid]}: take it off"
+        if awaited and m.gid in awaited:
+            was = awaited[m.gid][0]
+            details += f"; moved here by the rules: move it from {was}" if was else \
+                "; put here by the rules: put it on the map"
+            states.append("to be moved here")
         zone = s.zone[m.gid].value
         pieces.append(Piece(
             m.ref, m.player, words.mini(m.ref),
             region=names[c] if c >= 0 else None,
             zone=zone if c < 0 and zone in ("reserves", "graveyard") else None,
             badge=s.damage[m.gid] or None,
-            outline="dashed" if m.gid in to_place else "solid" if m.gid in at_risk else None,
+            # dashed: the rules have it here, the map not yet
+            outline="dashed" if m.gid in to_place or (awaited and m.gid in awaited)
+            else "solid" if m.gid in at_risk else None,
             details=details, states=tuple(states), note=str(m.d.cost),
             kind=f"{m.player}:{m.d.name}"))  # copies are interchangeable
     return Board(frame_of(regions), tuple(regions), tuple(pieces), ZONES)

@@ -78,19 +78,33 @@ def test_reboot_is_noticed_and_numbering_goes_on(backend, box, power_cut):
 
 def test_dice_are_fair(backend, box):
     """60,000 six-sided dice from the box (2,500 requests of 24), and 17,000 of a d16
-    (its 4-bit packing): chi-square p > 0.001 each."""
+    (its 4-bit packing): chi-square p > 0.001 each.
+
+    Four such checks a run fail a fair box about once in 250 runs (CI met one: d6,
+    p = 0.00033). So a check that fails is drawn once more, as a new sample, and the box
+    fails only if that one fails too: a fair box then about once in 250,000 runs, while
+    a bias large enough to fail one sample fails the second as surely."""
     if backend.name == "simulator":
         n_requests = 500  # the simulator uses the host's CSPRNG; a smaller check suffices
     else:
         n_requests = 2500
-    for sides, dice, requests in ((6, 24, n_requests), (16, 17, n_requests * 2 // 5)):
+
+    def sample(sides: int, dice: int, requests: int) -> tuple[float, float, dict[int, int]]:
         counts = dict.fromkeys(range(1, sides + 1), 0)
         for _ in range(requests):
             for n in box.roll(sides, dice, timeout=5).numbers:
                 counts[n] += 1
         assert sum(counts.values()) == dice * requests
         stat, p = chi_square(list(counts.values()), [1 / sides] * sides)
-        assert p > 0.001, f"d{sides}: chi-square {stat:.1f}, p = {p:.2g}: {counts}"
+        return stat, p, counts
+
+    for sides, dice, requests in ((6, 24, n_requests), (16, 17, n_requests * 2 // 5)):
+        stat, p, counts = sample(sides, dice, requests)
+        if p <= 0.001:
+            first = f"first sample chi-square {stat:.1f}, p = {p:.2g}"
+            stat, p, counts = sample(sides, dice, requests)
+            assert p > 0.001, \
+                f"d{sides}: {first}; second chi-square {stat:.1f}, p = {p:.2g}: {counts}"
 
 
 def test_no_box_gives_a_clear_error(tmp_path):

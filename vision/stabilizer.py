@@ -193,6 +193,11 @@ class Stabilizer:
                 tags = Counter(tg for _, tg, _ in tr.recent)
                 tr.tag = "none" if tags.most_common(1)[0][0] == "none" else "unreadable"
             owner, sticker, tag = tr.owner, tr.sticker, tr.tag
+            if tag == "read" and not any(o == owner for o, tg, s in tr.recent
+                                         if tg == "read" and s == sticker):
+                # An id is its owner's: read without the owner standing (most frames saw
+                # no owner, or another), the id is not believed either.
+                sticker, tag = None, "unreadable"
             # What lies under it, as most frames saw it (a disk slid onto another
             # changes it; one frame's misreading does not).
             layer = Counter(tr.layers).most_common(1)[0][0] if tr.layers else 0

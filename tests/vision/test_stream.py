@@ -292,3 +292,28 @@ def test_one_frame_s_misreading_is_no_id(layout):
         obs = stab.push(detection(layout, [other, b]), i / 30, i) or obs
     assert obs is not None and [o.sticker for o in obs.regions["b2"]] == [3]
     assert [o.sticker for o in obs.regions["c3"]] == [20]
+
+
+def test_an_id_is_believed_only_with_its_owner(layout):
+    """An id is its owner's. A base whose sticker is read in a few frames while most
+    frames see no owner at all (a pale figure hiding half the ring: on a tuning stream
+    such a base was read as the wrong sticker of the right player in 7 frames of 20,
+    and never right) gets neither; read while its owner stands, the id is believed."""
+    from dataclasses import replace
+
+    other = seen_at(layout, "c3", "p2", 20)
+    blank = replace(seen_at(layout, "b2"), owner=None, owner_confidence=0.0, sticker=None,
+                    tag="unreadable", confidence=0.0)
+    read = seen_at(layout, "b2", sticker=6)
+    frames = [read, blank, blank, read, blank, read, blank, blank] * 3
+    stab, obs = Stabilizer(4), None
+    for i, b in enumerate(frames):
+        obs = stab.push(detection(layout, [other, b]), i / 30, i) or obs
+    assert obs is not None
+    assert [(o.owner, o.sticker) for o in obs.regions["b2"]] == [(None, None)]
+    # The owner seen by colour in the frames between: the same readings are believed.
+    owned = replace(blank, owner="p1", owner_confidence=1.0)
+    for i, b in enumerate([read, owned, owned, read, owned, read, owned, owned],
+                          start=len(frames)):
+        obs = stab.push(detection(layout, [other, b]), i / 30, i) or obs
+    assert [(o.owner, o.sticker) for o in obs.regions["b2"]] == [("p1", 6)]

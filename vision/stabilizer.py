@@ -45,6 +45,7 @@ class _Track:
     owner: str | None = None  # as committed; changed only by a clear majority (hysteresis)
     sticker: int | None = None
     tag: str = "unreadable"
+    id_owner: str | None = None  # whose the committed id is, as the frames that read it said
     diameter: float = 0.0  # mm, as the camera measures the outline
     last: int = 0  # the region's frame count when this base was last seen
     layers: deque = field(default_factory=lambda: deque(maxlen=8))  # disks under it, per frame
@@ -189,12 +190,13 @@ class Stabilizer:
                         (tr.sticker is None and n >= min(self.min_reads, tr.recent.maxlen))
                         or n > 0.75 * n_obs):
                     tr.sticker, tr.tag = top_id, "read"
+                    tr.id_owner = Counter(o for o, tag, s in tr.recent
+                                          if tag == "read" and s == top_id).most_common(1)[0][0]
             elif tr.sticker is None:
                 tags = Counter(tg for _, tg, _ in tr.recent)
                 tr.tag = "none" if tags.most_common(1)[0][0] == "none" else "unreadable"
             owner, sticker, tag = tr.owner, tr.sticker, tr.tag
-            if tag == "read" and not any(o == owner for o, tg, s in tr.recent
-                                         if tg == "read" and s == sticker):
+            if tag == "read" and tr.id_owner != owner:
                 # An id is its owner's: read without the owner standing (most frames saw
                 # no owner, or another), the id is not believed either.
                 sticker, tag = None, "unreadable"

@@ -317,3 +317,8 @@ def test_an_id_is_believed_only_with_its_owner(layout):
                           start=len(frames)):
         obs = stab.push(detection(layout, [other, b]), i / 30, i) or obs
     assert [(o.owner, o.sticker) for o in obs.regions["b2"]] == [("p1", 6)]
+    # Once believed, the id stays while its owner does, read again or not (a figure
+    # turned on the base may hide the sticker for many frames).
+    for i, b in enumerate([owned] * 40, start=len(frames) + 8):
+        obs = stab.push(detection(layout, [other, b]), i / 30, i) or obs
+    assert [(o.owner, o.sticker) for o in stab._committed(stab.regions["b2"])] == [("p1", 6)]

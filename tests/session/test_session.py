@@ -544,3 +544,28 @@ def test_without_a_camera_nothing_is_awaited() -> None:
                           phase=Phase.SPAWN, active="p1", spawn_points=3))
     s.command({"do": "action", "action": CALL}, source="dashboard")
     assert not s.referee.awaited and not s.prompt().text.startswith("First")
+
+
+def test_a_piece_moved_twice_at_the_dashboard_may_stand_on_either_way() -> None:
+    """Two dashboard moves of one miniature (a blade's Advance, then another, as in a
+    demo game): the players may have followed the first or not yet, so it may stand
+    where it was, where the first move put it, or where the second did; the prompt
+    names only where it goes."""
+    s = shift_position()
+    ref, game = s.referee, s.referee.game
+    g = game.gid("p1#1")
+    first, second = s.state.copy(), s.state.copy()
+    first.cell[g] = game.board.index("d3")
+    second.cell[g] = game.board.index("d4")
+    # (as the session reports each move to the referee; two moves of one creature in
+    # a shift are the blades', not a player's)
+    ref.played(s.state, first, A.EndPhase("p1"), "dashboard")
+    ref.played(first, second, A.EndPhase("p1"), "dashboard")
+    s.state = second
+    assert s.prompt().text.startswith("First move Player 1's Scout to d4.")
+    s.observe(seen(s.state, hide={"p1#1"}, linger={"p1#1": "d3"}, frame=1))  # the first
+    assert s.desync is None
+    s.observe(seen(s.state, hide={"p1#1"}, linger={"p1#1": "d2"}, frame=2))  # none yet
+    assert s.desync is None
+    s.observe(seen(s.state, frame=3))
+    assert s.desync is None and not ref.awaited

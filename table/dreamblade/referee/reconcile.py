@@ -28,8 +28,9 @@ MAX_STEPS = 4  # physical actions one observation may explain (two hands, quick 
 MAX_NODES = 4000  # search budget per observation: a bound, never reached in play
 MAX_STRAY_LINES = 4  # more bases that should not be there are said in one line
 MAX_LINES = 8  # a desync banner a person can read
-# gid -> (the cell it stood in, or None from off the map; the cell the rules put it in)
-Awaited = Mapping[int, tuple[str | None, str]]
+# gid -> (the cells it may still stand in: where it stood before the rules moved it, and
+# where an earlier such move put it; the cell the rules put it in)
+Awaited = Mapping[int, tuple[tuple[str, ...], str]]
 NONE_AWAITED: Awaited = MappingProxyType({})
 
 
@@ -105,22 +106,22 @@ class Reconciler:
             awaited: Awaited = NONE_AWAITED) -> list[CellFit]:
         """Every cell's fit; ``lingering``: gid -> the cell a miniature that left the
         dreamscape may still stand in until someone takes it off; ``awaited``: gid ->
-        (from, to), a miniature the rules moved at the dashboard (a card's or a blade's
-        move), which the players may not have moved yet: it may stand in either cell."""
+        (cells, to), a miniature the rules moved at the dashboard (a card's or a blade's
+        move, perhaps twice), which the players may not have moved yet: it may stand in
+        any of those cells or in ``to``."""
         exp = self.expected(state)
         optional: dict[str, list[int]] = {}
         for g, cell in lingering.items():
             if state.cell[g] < 0:
                 optional.setdefault(cell, []).append(g)
         names = state.game.board.cell_names
-        for g, (was, to) in awaited.items():
+        for g, (cells, to) in awaited.items():
             c = state.cell[g]
             if c < 0 or names[c] != to or g not in exp[to]:
                 continue  # taken back (undo) or moved on since: not awaited as it was
             exp[to].remove(g)
-            optional.setdefault(to, []).append(g)
-            if was is not None:
-                optional.setdefault(was, []).append(g)
+            for cell in (to, *cells):
+                optional.setdefault(cell, []).append(g)
         return [self.fit_cell(state, name, obs.regions.get(name, ()), gids,
                               optional.get(name, ()))
                 for name, gids in exp.items()]
@@ -135,10 +136,9 @@ class Reconciler:
         longer where they stood."""
         fits = {f.cell: f for f in self.fit(state, obs, lingering, awaited)}
         out = []
-        for g, (was, to) in awaited.items():
-            in_to = g in fits[to].pairs.values()
-            in_was = was is not None and g in fits[was].pairs.values()
-            if in_to and not in_was:
+        for g, (cells, to) in awaited.items():
+            if g in fits[to].pairs.values() and \
+                    not any(g in fits[c].pairs.values() for c in cells):
                 out.append(g)
         return out
 

@@ -68,9 +68,9 @@ class DreambladeReferee(Referee):
         self.words = Words(game, names)
         self.reconciler = Reconciler(stickers)
         self.lingering: dict[int, str] = {}  # gid -> cell it may still stand in
-        # gid -> (the cell it stood in, or None; the cell the rules moved it to): moved
+        # gid -> (the cells it may still stand in; the cell the rules moved it to): moved
         # by a card or a blade chosen at the dashboard, maybe not moved on the map yet
-        self.awaited: dict[int, tuple[str | None, str]] = {}
+        self.awaited: dict[int, tuple[tuple[str, ...], str]] = {}
         # Whether a camera's boards are judged: without one (a table played on the
         # dashboard alone) nothing is awaited, since nothing would ever see it moved
         self.watching = False
@@ -116,12 +116,13 @@ class DreambladeReferee(Referee):
         # map would otherwise be judged against a board that is not yet the rules'.
         w = self.words
         said = "; ".join(
-            f"move {w.mini(self.game.ref(g), owner=True)} from {was} to {to}" if was
-            else f"put {w.mini(self.game.ref(g), owner=True)} on {to}"
-            for g, (was, to) in moves)
+            f"move {w.mini(self.game.ref(g), owner=True)} from {cells[0]} to {to}"
+            if len(cells) == 1 else f"move {w.mini(self.game.ref(g), owner=True)} to {to}"
+            if cells else f"put {w.mini(self.game.ref(g), owner=True)} on {to}"
+            for g, (cells, to) in moves)
         return replace(p, text=f"First {said}. {p.text}")
 
-    def _awaited_now(self, state: State) -> list[tuple[int, tuple[str | None, str]]]:
+    def _awaited_now(self, state: State) -> list[tuple[int, tuple[tuple[str, ...], str]]]:
         """The awaited moves ``state`` still has (an undo may have taken one back)."""
         names = self.game.board.cell_names
         return sorted((g, m) for g, m in self.awaited.items()
@@ -156,10 +157,12 @@ class DreambladeReferee(Referee):
                 # Off the map, or the camera saw it go where the rules now have it.
                 self.awaited.pop(g, None)
             elif now != c and self.watching:
-                # Still standing where it was before this move (or the one before it).
-                was = self.awaited[g][0] if g in self.awaited else \
-                    (names[c] if c >= 0 else None)
-                self.awaited[g] = (was, names[now])
+                # Still standing where it was before this move, or where an earlier move
+                # the players may have followed put it (a blade's Advance twice).
+                cells = self.awaited[g][0] if g in self.awaited else ()
+                if c >= 0 and names[c] not in cells:
+                    cells = (*cells, names[c])
+                self.awaited[g] = (tuple(x for x in cells if x != names[now]), names[now])
         if isinstance(action, A.Initiative):
             self.init_dice.clear()
 

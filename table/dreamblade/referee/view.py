@@ -30,9 +30,9 @@ def _cell_outlines() -> dict[str, tuple[tuple[float, float], ...]]:
 
 
 def board(state: State, words: Words, lingering: dict[int, str],
-          awaited: Mapping[int, tuple[str | None, str]] | None = None) -> Board:
-    """``awaited``: gid -> (from, to), moved by the rules at the dashboard, perhaps not
-    yet on the map."""
+          awaited: Mapping[int, tuple[tuple[str, ...], str]] | None = None) -> Board:
+    """``awaited``: gid -> (the cells it may still stand in, to), moved by the rules at
+    the dashboard, perhaps not yet on the map."""
     s, g = state, state.game
     b = g.board
     names = b.cell_names
@@ -68,9 +68,9 @@ def board(state: State, words: Words, lingering: dict[int, str],
         if m.gid in lingering and c < 0:
             details += f"; may still stand in {lingering[m.gid]}: take it off"
         if awaited and m.gid in awaited:
-            was = awaited[m.gid][0]
-            details += f"; moved here by the rules: move it from {was}" if was else \
-                "; put here by the rules: put it on the map"
+            cells = awaited[m.gid][0]
+            details += f"; moved here by the rules: move it from {' or '.join(cells)}" \
+                if cells else "; put here by the rules: put it on the map"
             states.append("to be moved here")
         zone = s.zone[m.gid].value
         pieces.append(Piece(

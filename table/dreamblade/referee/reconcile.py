@@ -134,6 +134,8 @@ class Reconciler:
                 awaited: Awaited) -> list[int]:
         """The awaited miniatures the board shows where the rules put them, and no
         longer where they stood."""
+        if not awaited:  # the usual case: no fit to compute for every board
+            return []
         fits = {f.cell: f for f in self.fit(state, obs, lingering, awaited)}
         out = []
         for g, (cells, to) in awaited.items():

@@ -114,13 +114,17 @@ class DreambladeReferee(Referee):
             return p
         # What the rules did at the dashboard comes first: the players' next move on the
         # map would otherwise be judged against a board that is not yet the rules'.
-        w = self.words
-        said = "; ".join(
-            f"move {w.mini(self.game.ref(g), owner=True)} from {cells[0]} to {to}"
-            if len(cells) == 1 else f"move {w.mini(self.game.ref(g), owner=True)} to {to}"
-            if cells else f"put {w.mini(self.game.ref(g), owner=True)} on {to}"
-            for g, (cells, to) in moves)
+        said = "; ".join(self._asked(g, cells, to) for g, (cells, to) in moves)
         return replace(p, text=f"First {said}. {p.text}")
+
+    def _asked(self, g: int, cells: tuple[str, ...], to: str) -> str:
+        """The move the players are asked for: from where it stood when that is one
+        cell; only where it goes after two moves (it may stand in either)."""
+        mini = self.words.mini(self.game.ref(g), owner=True)
+        if not cells:
+            return f"put {mini} on {to}"
+        return f"move {mini} from {cells[0]} to {to}" if len(cells) == 1 else \
+            f"move {mini} to {to}"
 
     def _awaited_now(self, state: State) -> list[tuple[int, tuple[tuple[str, ...], str]]]:
         """The awaited moves ``state`` still has (an undo may have taken one back)."""

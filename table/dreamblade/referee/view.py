@@ -33,6 +33,7 @@ def board(state: State, words: Words, lingering: dict[int, str],
           awaited: Mapping[int, tuple[tuple[str, ...], str]] | None = None) -> Board:
     """``awaited``: gid -> (the cells it may still stand in, to), moved by the rules at
     the dashboard, perhaps not yet on the map."""
+    awaited = awaited or {}
     s, g = state, state.game
     b = g.board
     names = b.cell_names
@@ -67,7 +68,8 @@ def board(state: State, words: Words, lingering: dict[int, str],
             details = "location"
         if m.gid in lingering and c < 0:
             details += f"; may still stand in {lingering[m.gid]}: take it off"
-        if awaited and m.gid in awaited:
+        moving = m.gid in awaited
+        if moving:
             cells = awaited[m.gid][0]
             details += f"; moved here by the rules: move it from {' or '.join(cells)}" \
                 if cells else "; put here by the rules: put it on the map"
@@ -79,7 +81,7 @@ def board(state: State, words: Words, lingering: dict[int, str],
             zone=zone if c < 0 and zone in ("reserves", "graveyard") else None,
             badge=s.damage[m.gid] or None,
             # dashed: the rules have it here, the map not yet
-            outline="dashed" if m.gid in to_place or (awaited and m.gid in awaited)
+            outline="dashed" if m.gid in to_place or moving
             else "solid" if m.gid in at_risk else None,
             details=details, states=tuple(states), note=str(m.d.cost),
             kind=f"{m.player}:{m.d.name}"))  # copies are interchangeable

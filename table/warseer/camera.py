@@ -76,8 +76,12 @@ class Camera:
         unread = Counter({h: len(o) for h, o in owners.items()})
         return Seen(at, unread, frozenset(hidden), owners)
 
-    def _problems(self, state: State, seen: Seen) -> list[str]:
-        """What does not match, one line each (empty: the board fits)."""
+    def _problems(self, state: State, seen: Seen,
+                  lingering: dict[str, Hex] | None = None) -> list[str]:
+        """What does not match, one line each (empty: the board fits); ``lingering``
+        instead of the camera's own (a candidate action's)."""
+        if lingering is None:
+            lingering = self.lingering
         out = []
         expected = {u.ref: u.hex for u in state.units.values() if u.place == FIELD and u.hex}
         explained: Counter[Hex] = Counter()
@@ -93,9 +97,9 @@ class Camera:
             if self.awaited.get(ref) == h:
                 continue  # not placed (or moved) there yet: the prompt asks for it
             out.append(f"put {ref} on {h}" + (f" (seen on {at})" if at else ""))
-        where_ok = set(expected.values()) | set(self.lingering.values())
+        where_ok = set(expected.values()) | set(lingering.values())
         for ref, h in seen.at.items():
-            if h in seen.hidden or expected.get(ref) == h or self.lingering.get(ref) == h:
+            if h in seen.hidden or expected.get(ref) == h or lingering.get(ref) == h:
                 continue
             if ref not in expected:
                 out.append(f"take {ref} off {h}: it is not on the battlefield")
@@ -134,7 +138,7 @@ class Camera:
                 new, _ = engine.apply(self.game, state, a)
             except ValueError:
                 continue
-            if not self._problems(new, seen):
+            if not self._problems(new, seen, {**self.lingering, **_left(state, new, a)}):
                 found.append(Explanation((a,), new))
         return Reconciliation(False, found, gone=gone)
 
@@ -174,17 +178,19 @@ class Camera:
     def diagnose(self, state: State, obs: Observation) -> list[str]:
         return self._problems(state, self.seen(obs)) or ["the board and the rules agree"]
 
-    def played(self, before: State, after: State, seen_by_camera: bool = False) -> None:
-        """Keep track of what the table has yet to show after ``before`` -> ``after``:
-        creatures taken off the battlefield (lingering until the camera sees them
-        gone) and, unless the camera saw the change itself, creatures put on it or
-        moved on it (a push whose hex was picked at the dashboard): awaited there."""
+    def played(self, before: State, after: State, seen_by_camera: bool = False,
+               action: object = None) -> None:
+        """Keep track of what the table has yet to show after ``before`` -> ``after``
+        (by ``action``, when one action did it): creatures taken off the battlefield
+        (lingering until the camera sees them gone) and, unless the camera saw the
+        change itself, creatures put on it or moved on it (a push whose hex was picked
+        at the dashboard): awaited there."""
+        # (a push the camera did not see leaves the miniature on its own hex)
+        self.lingering.update(_left(before, after, action if seen_by_camera else None))
         for ref, u in after.units.items():
             b = before.units.get(ref)
             was = b.hex if b is not None and b.place == FIELD else None
-            if was and u.place != FIELD:
-                self.lingering[ref] = was
-            elif u.place == FIELD:
+            if u.place == FIELD:
                 self.lingering.pop(ref, None)
             if u.place != FIELD or not u.hex:
                 self.awaited.pop(ref, None)
@@ -197,3 +203,17 @@ class Camera:
     def settle(self, verdict: Reconciliation) -> None:
         for r in verdict.gone:
             self.lingering.pop(r, None)
+
+
+def _left(before: State, after: State, action: object = None) -> dict[str, Hex]:
+    """The creatures ``before`` -> ``after`` took off the battlefield, each on the hex
+    its miniature may still stand on: its own, or the hex ``action`` pushed it to (a
+    push into difficult terrain costs a wound, which can eliminate the creature: the
+    camera saw it put there, and it is taken off from there)."""
+    out = {}
+    for ref, u in after.units.items():
+        b = before.units.get(ref)
+        if b is not None and b.place == FIELD and b.hex and u.place != FIELD:
+            pushed = isinstance(action, Push) and action.unit == ref
+            out[ref] = action.hex if pushed else b.hex  # type: ignore[union-attr]
+    return out

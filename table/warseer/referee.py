@@ -197,7 +197,7 @@ class WarseerReferee(Referee):
 
     def played(self, before: State, after: State, action: Any, source: str = "") -> None:
         self._name_minions(after)
-        self.camera.played(before, after, seen_by_camera=source == "camera")
+        self.camera.played(before, after, seen_by_camera=source == "camera", action=action)
 
     def corrected(self, before: State, after: State, body: dict[str, Any]) -> None:
         self.camera.played(before, after)

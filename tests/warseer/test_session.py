@@ -5,6 +5,7 @@ resume that keeps half a roll."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -334,3 +335,50 @@ def test_without_a_camera_nothing_is_asked_for(tmp_path) -> None:
               "p1 play call-the-wisp d3"):
         s.command({"do": "action", "action": a})
     assert s.prompt().text.startswith("Ann's turn 1")
+
+
+def _pushed_into_the_forest(read: bool) -> tuple[Session, Observation]:
+    """Bob's push of a wounded Gil-Talas (3 of 5 wounds after the hit) into the forest
+    on g5, which costs one more wound and eliminates him; what the camera then sees:
+    Gil-Talas standing on g5 (his sticker read, or a base whose sticker is not)."""
+    s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
+                                     "names": {"p1": "Ann", "p2": "Bob"}}))
+    s.observe(seen(s, 1, {"p1#0": "d2"}))
+    s.observe(seen(s, 2, {"p2#0": "d7"}))
+    s.observe(seen(s, 3, {"p1#1": "f2"}))
+    s.observe(seen(s, 4, {"p1#1": "f5"}))
+    s.command({"do": "action", "action": "p1 end"})
+    s.observe(seen(s, 5, {"p2#0": "d5"}))
+    wounded = copy.deepcopy(s.state)
+    wounded.units["p1#1"].wounds = 2
+    s.start_from(wounded)
+    s.command({"do": "action", "action": "p2 attack p2#0 p1#1"})
+    s.device(roll("p2", 6, 4))  # critical, and a sword with a push: two damage, a push
+    s.command({"do": "action", "action": "p2 pass"})
+    s.command({"do": "action", "action": "p1 pass"})
+    assert s.prompt().step == "push" and s.referee.game.battlefield.difficult(
+        parse_hex("g5"))
+    board = seen(s, 6, {"p1#1": "g5"})
+    if not read:
+        gil = ObservedBase("p1", None, "unreadable", 0.0, 0, 0)
+        board = Observation(6.0, 6, {**board.regions, "g5": (gil,)}, frozenset())
+    return s, board
+
+
+@pytest.mark.parametrize("read", [True, False], ids=["sticker read", "sticker unread"])
+def test_a_push_into_terrain_that_eliminates_is_seen_not_a_desync(read: bool) -> None:
+    """A creature pushed into difficult terrain takes a wound more and may die of it:
+    the camera then sees it on the hex it was pushed to, and the push is what happened
+    (seen in demo games as 'put Dayodor Order Mentor on d5 (seen on c5)'). It stays
+    there until the players take it off, with no desync either way."""
+    s, board = _pushed_into_the_forest(read)
+    out = s.observe(board)
+    assert s.desync is None, s.desync
+    assert any(e.kind == "action" for e in out), [e.to_dict() for e in out]
+    assert s.state.units["p1#1"].place != FIELD and s.state.attack is None
+    s.observe(Observation(7.0, 7, board.regions, frozenset()))  # not taken off yet
+    assert s.desync is None, s.desync
+    s.observe(seen(s, 8))  # taken off
+    assert s.desync is None and "p1#1" not in s.referee.camera.lingering
+    s.observe(seen(s, 9, {"p1#1": "g5"}))  # and it cannot come back
+    assert s.desync and "not on the battlefield" in s.desync[0]

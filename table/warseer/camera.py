@@ -6,11 +6,11 @@ battlefield is seen on its hex (or an unread base stands there, or the hex is hi
 by a hand), and nothing stands where the rules have nothing: except a creature the
 rules eliminated that the players have not taken off yet ("lingering": on its hex,
 or on the hex a push put it on when the wound that difficult terrain costs there
-eliminated it), and except a creature the rules put or moved on the battlefield at the dashboard (a card's summon, a
-push's hex picked there) that the players have not placed yet ("awaited": the prompt
-asks for it; the board cannot show the miniature there before a hand puts it there; with
-no camera watching, nothing is awaited). Otherwise the board is
-explained by one board action the rules allow now (a deployment, a summon, a move, a
+eliminated it), and except a creature the rules put or moved on the battlefield at
+the dashboard (a card's summon, a push's hex picked there) that the players have not
+placed yet ("awaited": the prompt asks for it; the board cannot show the miniature there
+before a hand puts it there; with no camera watching, nothing is awaited). Otherwise the
+board is explained by one board action the rules allow now (a deployment, a summon, a move, a
 push, an advance) whose result fits; or it is a desync, and ``diagnose`` says what to
 put back where.
 """

@@ -79,6 +79,15 @@ class VisionConfig:
     hidden_inner: float = 0.6  # ... counting samples this far out (share of the radius)
     # Every ring with an owner is also read by its own colours (detect/ring_fit.py):
     ring_fit: bool = True
+    # ... over this band of radii (shares of the sticker's edge): the outer part, since
+    # figures hide the ring from the inside out (at 720p two bands side by side,
+    # 0.55-0.72 and 0.72-0.92, read fewer: the inner one is noise) ...
+    fit_band: tuple[float, float] = (0.65, 0.92)
+    # ... and on a sticker this many pixels in radius or more (4K: 29 px; 1080p: 14),
+    # farther out, clear of a figure's plinth and shadow: its edge blurs over a smaller
+    # share of it (between the two radii, in between)
+    fit_band_fine: tuple[float, float] = (0.8, 0.95)
+    fit_band_fine_px: tuple[float, float] = (16.0, 24.0)
     fit_lead: float = 0.5  # the second best pattern's error over the best's, minus one
     fit_explained: float = 0.7  # share of the band's variation the pattern explains
     # ... or, on a clean ring (no figure adds variation the pattern cannot explain), a
@@ -92,6 +101,12 @@ class VisionConfig:
     # 0.11, never above; the right agreements led up to 0.65
     fit_agreed_lead: float = 0.2
     fit_agreed_votes_margin: float = 0.02
+    # A reading of the thresholds the fit finds best too, leading by this much and
+    # explaining this much of the band, stands even where the fit's colours do not look
+    # like the four symbols (a figure's shadow over a pattern's only green wedge makes
+    # it darker than the ink).
+    fit_unlike_lead: float = 0.7
+    fit_unlike_explained: float = 0.84
     # The fit believes less the arc of a ring a figure is expected to hide: the side
     # away from the camera (view.view_weights), for a figure this tall (0: off) ...
     figure_view_mm: float = 30.0

@@ -296,3 +296,37 @@ def test_the_votes_say_which_pattern_they_favour_when_unsure() -> None:
         assert got.votes_pattern in (None, pattern)
         found += got.votes_pattern == pattern
     assert found >= 4  # the case the second opinion exists for does occur
+
+
+@pytest.mark.parametrize("pattern, lead, explained, looks, read", [
+    (3, 0.2, 0.8, True, True),  # the fit agrees and its colours look right
+    (3, 0.8, 0.9, False, True),  # agrees by far, its colours off (a shadowed wedge)
+    (3, 0.6, 0.9, False, False),  # ... by less than ``fit_unlike_lead``
+    (3, 0.8, 0.8, False, False),  # ... explaining less than ``fit_unlike_explained``
+    (5, 2.0, 0.95, True, False),  # the fit finds another pattern best
+])
+def test_a_reading_stands_where_the_fit_finds_its_pattern_best(
+        pattern: int, lead: float, explained: float, looks: bool, read: bool) -> None:
+    """The thresholds' reading (pattern 3) stands only where the fit finds the same
+    pattern best, in colours that look like the four symbols; or, where they do not
+    (a figure's shadow over a pattern's one green wedge makes it darker than the ink:
+    seen on 4K renders, stickers plain to the eye dropped), where the fit leads by
+    ``fit_unlike_lead`` and explains ``fit_unlike_explained`` of the band (wrong
+    agreements on the tuning renders led 0.57 at most, explaining 0.82 at most)."""
+    from vision.detect.identify import ANGLES, RADII, Identifier, Identity
+
+    ident = Identifier(game_layout(), VisionConfig())
+    mine = Fits(pattern=np.array([pattern]), clear=np.array([False]),
+                lead=np.array([lead]), explained=np.array([explained]),
+                looks=np.array([looks]), error=np.array([1.0 if looks else np.inf]))
+    theirs = Fits(pattern=np.array([pattern]), clear=np.array([False]),
+                  lead=np.array([0.0]), explained=np.array([0.5]),
+                  looks=np.array([False]), error=np.array([np.inf]))
+    ident.fitter = _StubFitter([mine, theirs])  # type: ignore[assignment]
+    owner = ident.players[0]
+    first = [Identity(owner, 1.0, 3, "read", 0.9)]
+    samples = np.full((1, len(RADII), ANGLES, 3), 128, np.uint8)
+    dense = np.where(np.array(RADII)[:, None] <= 1.0, 1, -1) * np.ones((1, 1, ANGLES))
+    got = ident._refit(samples, dense.astype(np.int8), first)[0]
+    assert got.owner == owner
+    assert (got.tag, got.sticker) == (("read", 3) if read else ("unreadable", None))

@@ -26,7 +26,7 @@ from ..config import VisionConfig
 from ..layout import Layout
 from .pose import camera_over_board
 from .ring_fit import Fits, RingFitter, direction, lab_of, rivals_beat
-from .sampling import marker_points, ring_grid, ring_samples, seen_at
+from .sampling import marker_points, pixel_radii, ring_grid, ring_samples, seen_at
 from .view import on_top, view_weights
 
 ANGLES = 60  # samples around the ring (6 per wedge)
@@ -34,10 +34,6 @@ ANGLES = 60  # samples around the ring (6 per wedge)
 # true edge (where the owner colour stops), fine enough to read the wedges inside it.
 RADII = tuple(np.round(np.arange(0.5, 1.251, 0.05), 3))
 _RADII = np.array(RADII, np.float32)
-# The ring fit reads the wedges averaged over this band of radii (shares of the
-# sticker's edge): the outer part, since figures hide the ring from the inside out (two
-# bands side by side, 0.55-0.72 and 0.72-0.92, read fewer: the inner one is noise).
-FIT_BAND = (0.65, 0.92)
 # The owner is judged by the colour in this band (shares of the sticker's edge): the
 # outermost wedges, less often hidden by the figure, clear of the blurred edge.
 OWNER_BAND = (0.78, 0.93)
@@ -204,7 +200,8 @@ class Identifier:
         first = self._decide_many(dense, glare, tuple(self.cfg.hidden_wedges), seen)
         if not self.cfg.ring_fit:
             return first
-        return self._refit(samples.reshape(n, len(RADII), ANGLES, 3), dense, first, seen)
+        return self._refit(samples.reshape(n, len(RADII), ANGLES, 3), dense, first, seen,
+                           pixel_radii(homography, arr))
 
     def _balanced(self, frame: np.ndarray, homography: np.ndarray, samples: np.ndarray,
                   marker_maps: dict[float, np.ndarray]) -> np.ndarray:
@@ -227,8 +224,23 @@ class Identifier:
             return samples
         return np.clip(samples * gains.astype(np.float32), 0, 255).astype(np.uint8)
 
+    def fit_band(self, dense: np.ndarray, pixels: np.ndarray | None = None) -> np.ndarray:
+        """(rings, radii): the radii the ring fit averages each ring over (``cfg.fit_band``
+        of the sticker's edge; ``cfg.fit_band_fine`` where the sticker's radius is
+        ``fit_band_fine_px`` (``pixels``) or more, between them in between)."""
+        lo, hi = (np.full((len(dense), 1), v, np.float32) for v in self.cfg.fit_band)
+        if pixels is not None:
+            small, large = self.cfg.fit_band_fine_px
+            share = np.clip((np.asarray(pixels, np.float32) - small) / (large - small),
+                            0, 1)[:, None]
+            fine_lo, fine_hi = self.cfg.fit_band_fine
+            lo, hi = lo + share * (fine_lo - lo), hi + share * (fine_hi - hi)
+        edge = _edges(dense)
+        return (lo * edge <= _RADII) & (hi * edge >= _RADII)
+
     def _refit(self, samples: np.ndarray, dense: np.ndarray, first: list[Identity],
-               seen: np.ndarray | None = None) -> list[Identity]:
+               seen: np.ndarray | None = None,
+               pixels: np.ndarray | None = None) -> list[Identity]:
         """Every ring with an owner read again by its own colours (``ring_fit.py``), as
         each player's sticker. The owner the colour votes gave must fit best (paint in
         a player's hue on the other player's base once took it at full confidence);
@@ -237,7 +249,7 @@ class Identifier:
         "plain" ring whose band shows a printed pattern is unreadable, not plain."""
         edge = _edges(dense)
         radii = _RADII
-        band = (radii >= FIT_BAND[0] * edge) & (radii <= FIT_BAND[1] * edge)
+        band = self.fit_band(dense, pixels)
         x = (lab_of(samples) * band[:, :, None, None]).sum(axis=1) / np.maximum(
             band.sum(axis=1), 1)[:, None, None]
         fits = self.fitter.fit(x, seen)
@@ -262,8 +274,9 @@ class Identifier:
             # out under a figure, which the whole ring's fit cannot confirm; sparing
             # those brought wrong ids back on rendered figures (precision 0.964 at
             # MJPEG 90), so they are not spared.
-            confirmed = ident.tag == "read" and \
-                ident.sticker - first_id == pattern and bool(mine.looks[k])
+            confirmed = ident.tag == "read" and ident.sticker - first_id == pattern and (
+                bool(mine.looks[k]) or (mine.lead[k] >= self.cfg.fit_unlike_lead and
+                                        mine.explained[k] >= self.cfg.fit_unlike_explained))
             # The owner: no other player's reading may fit better, and an owner on
             # little colour evidence (a few samples of a washed-out ring) with no id
             # that both decoders read is a guess: none.

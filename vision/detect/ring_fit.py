@@ -9,7 +9,7 @@ alike, and unlike the others.
 
 So this decoder fixes no colour. Each pattern at each rotation says which angles show
 the same symbol; the colours of those angles are averaged (in CIE Lab, over the outer
-band of the sticker, which figures hide least: ``identify.FIT_BAND``), and the pattern
+band of the sticker, which figures hide least: ``VisionConfig.fit_band``), and the pattern
 is scored by how little the samples stray from their symbol's mean (the sum of squared
 errors, wedge borders, where blur mixes neighbours, counting a third). The pattern that
 fits best wins, if its four mean colours look like the four symbols, judged against one

@@ -70,6 +70,18 @@ def ring_grid(radii: tuple[float, ...], angles: int) -> np.ndarray:
                      np.sin(a)[None, :] * rr[:, None]], axis=-1)
 
 
+def pixel_radii(homography: np.ndarray, discs: np.ndarray) -> np.ndarray:
+    """Each disc's radius in the frame's pixels (``discs``: rows of x mm, y mm, radius
+    mm, ...): the mean distance from its centre to four points of its rim."""
+    if not len(discs):
+        return np.zeros(0)
+    grid = ring_grid((0.0, 1.0), 4)
+    pts = grid[None] * discs[:, 2, None, None, None] + discs[:, None, None, :2]
+    img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), homography).reshape(
+        len(discs), 2, 4, 2)
+    return np.linalg.norm(img[:, 1] - img[:, 0], axis=-1).mean(axis=1)
+
+
 def ring_samples(frame: np.ndarray, homography: np.ndarray, discs: np.ndarray,
                  grid: np.ndarray) -> np.ndarray:
     """The frame's BGR at ``grid`` (``ring_grid``) round every disc at once (``discs``:

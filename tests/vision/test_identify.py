@@ -186,3 +186,35 @@ def test_a_sticker_too_faded_for_the_colour_votes_is_read_by_its_fit(identifier,
         assert decide(identifier, dense)[0].owner is None, tag_id
         got = identifier.identify_many(img, np.eye(3), disc)[0]
         assert (got.owner, got.sticker, got.tag) == (owner, tag_id, "read"), tag_id
+
+
+def test_a_discs_radius_in_pixels_follows_the_homography():
+    from vision.detect.sampling import pixel_radii
+
+    scale = np.diag([2.5, 2.5, 1.0])  # 2.5 px a mm
+    discs = np.array([[100.0, 50.0, 12.0, 200.0], [10.0, 10.0, 14.0, 200.0]])
+    assert pixel_radii(scale, discs) == pytest.approx([30.0, 35.0])
+    assert pixel_radii(scale, discs[:0]).shape == (0,)
+
+
+def test_large_stickers_are_fitted_over_a_band_farther_out(identifier):
+    """The ring fit averages a sticker's wedges over ``fit_band`` of its edge; a sticker
+    of ``fit_band_fine_px`` (the larger) pixels or more in radius (4K) over
+    ``fit_band_fine``, clear of the figure's plinth; in between, in between."""
+    cfg = identifier.cfg
+    dense = np.array([ring(identifier, 3)] * 4)
+    edge = _edges(dense)[0, 0]
+    small, large = cfg.fit_band_fine_px
+    bands = identifier.fit_band(dense, np.array([9.0, small, (small + large) / 2, 40.0]))
+    radii = np.array(RADII)
+
+    def band(lo, hi):
+        return (radii >= lo * edge - 1e-4) & (radii <= hi * edge + 1e-4)
+
+    assert (bands[0] == band(*cfg.fit_band)).all()
+    assert (bands[1] == bands[0]).all()
+    assert (bands[3] == band(*cfg.fit_band_fine)).all()
+    mid = [(a + b) / 2 for a, b in zip(cfg.fit_band, cfg.fit_band_fine, strict=True)]
+    assert (bands[2] == band(*mid)).all()
+    assert (identifier.fit_band(dense) == bands[0]).all()  # no sizes: the usual band
+    assert radii[bands[3]].min() > radii[bands[0]].min()

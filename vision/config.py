@@ -83,11 +83,12 @@ class VisionConfig:
     # figures hide the ring from the inside out (at 720p two bands side by side,
     # 0.55-0.72 and 0.72-0.92, read fewer: the inner one is noise) ...
     fit_band: tuple[float, float] = (0.65, 0.92)
-    # ... and on a sticker this many pixels in radius or more (4K: 29 px; 1080p: 14),
-    # farther out, clear of a figure's plinth and shadow: its edge blurs over a smaller
-    # share of it (between the two radii, in between)
+    # ... and farther out on a sticker the camera sees larger, clear of a figure's
+    # plinth and shadow (its edge blurs over a smaller share of it): ``fit_band`` up to
+    # the first radius in pixels (720p: 9-10 px), ``fit_band_fine`` from the second on
+    # (4K: 29 px), in between in between (1080p: 14 px, about 0.72-0.94)
     fit_band_fine: tuple[float, float] = (0.8, 0.95)
-    fit_band_fine_px: tuple[float, float] = (16.0, 24.0)
+    fit_band_fine_px: tuple[float, float] = (10.0, 18.0)
     fit_lead: float = 0.5  # the second best pattern's error over the best's, minus one
     fit_explained: float = 0.7  # share of the band's variation the pattern explains
     # ... or, on a clean ring (no figure adds variation the pattern cannot explain), a

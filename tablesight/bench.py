@@ -245,7 +245,7 @@ def _view_bucket(wedges: int) -> str:
 TIMING_RUNS = 3
 
 
-def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
+def bench_vision(quick: bool = False, seed: int = 1, uhd: bool = False) -> dict[str, Any]:
     import cv2
     import numpy as np
 
@@ -295,7 +295,7 @@ def bench_vision(quick: bool = False, seed: int = 1) -> dict[str, Any]:
                for stage, v in stages.items()}
         for size, stages in stage_times.items()}
     report["ms_per_frame_stream"] = _stream_timing(layout, renderer, sizes, seed)
-    report["rendered"] = bench_rendered(layout, quick, seed)
+    report["rendered"] = bench_rendered(layout, quick, seed, uhd=uhd)
     report["timing"] = (f"one core; each frame detected {TIMING_RUNS} times (single images: "
                         f"a new detector each time; streams: the whole stream again) and the "
                         f"fastest kept, since this machine is shared; median and p95 over "
@@ -310,17 +310,23 @@ RENDER_QUALITIES = (60, 75, 90, 95)
 STREAM_QUALITIES = (75, 90)
 STREAM_FRAMES = 20
 RENDER_SIZES = ((1280, 720), (1920, 1080))  # what webcams deliver as MJPEG
+# A 4K webcam's frames, on request (``uhd``): a 4K render costs about four 1080p ones
+# (3-4 min a scene on 2 cores), so only the first scenes of each set.
+UHD_SIZE = (3840, 2160)
+UHD_SCENES = 4
 
 
 def bench_rendered(layout: Layout, quick: bool = False, seed: int = 1,
-                   scenes: int = 8) -> dict[str, Any]:
+                   scenes: int = 8, uhd: bool = False) -> dict[str, Any]:
     """The second source of frames (issue #17): Blender renders of the printed map, the
     stickers and figures, as webcams deliver them (``vision/photoreal``). Quick: the
     frames committed under tests/data/renders (720p, tuned on: not held out). Full:
     ``scenes`` scenes without figures and as many with, seeded apart from the committed
     ones, each at 720p and at 1080p, rendered once into the cache (about 20 s a scene
     at 720p and 50 s at 1080p on 2 cores), each at every MJPEG quality. Scored as the
-    synthetic frames are, per (resolution, figures, quality)."""
+    synthetic frames are, per (resolution, figures, quality). ``uhd``: the first
+    ``UHD_SCENES`` of each set at 3840 x 2160 too (a 4K webcam), about half an hour
+    more."""
     import numpy as np
 
     from vision.detect import Detector
@@ -336,11 +342,14 @@ def bench_rendered(layout: Layout, quick: bool = False, seed: int = 1,
             source = f"rendered now (seeds {seed * 10_000}+, cached)"
             frame_list = []
             streams = []
-            for size in RENDER_SIZES:
+            sizes = [(size, scenes) for size in RENDER_SIZES]
+            if uhd:
+                sizes.append((UHD_SIZE, min(scenes, UHD_SCENES)))
+            for size, count in sizes:
                 plan = [random_render_scene(layout, seed * 10_000 + i, figures=False,
-                                            size=size) for i in range(scenes)]
+                                            size=size) for i in range(count)]
                 plan += [random_render_scene(layout, seed * 10_000 + 500 + i, figures=True,
-                                             size=size) for i in range(scenes)]
+                                             size=size) for i in range(count)]
                 paths = rendered.render(layout, plan)
                 frame_list += list(rendered.film(layout, plan, paths, RENDER_QUALITIES, seed))
                 streams += [(rs, path) for rs, path in zip(plan, paths, strict=True)]

@@ -175,7 +175,7 @@ def cmd_bench_rules(args: argparse.Namespace) -> int:
 def cmd_bench_vision(args: argparse.Namespace) -> int:
     from .bench import bench_vision
 
-    result = bench_vision(quick=args.quick, seed=args.seed)
+    result = bench_vision(quick=args.quick, seed=args.seed, uhd=args.uhd)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -345,6 +345,10 @@ def build_parser() -> argparse.ArgumentParser:
                                "and rendered scenes")
     bvision.add_argument("--quick", action="store_true")
     bvision.add_argument("--seed", type=int, default=1)
+    bvision.add_argument("--uhd", action="store_true",
+                         help="also render four held-out scenes without figures and four "
+                              "with at 3840x2160, as a 4K webcam sees them (about half an hour "
+                              "more on 2 cores; not with --quick)")
     bvision.add_argument("--json", action="store_true")
     bvision.set_defaults(func=cmd_bench_vision)
     bdevice = bench.add_parser("device", help="table box latency and throughput (simavr)")

@@ -295,6 +295,27 @@ def test_an_unread_base_coming_onto_the_battlefield_is_settled_by_the_rules(tmp_
     assert not s.referee.camera.awaited and not s.prompt().text.startswith("First")
 
 
+def _up_to_bobs_push(s: Session, wounds: int = 0) -> None:
+    """Seen by the camera: Ann's Diodor on d2 and Gil-Talas on f5, Bob's Kaitlynn to d5.
+    Kaitlynn's attack on Gil-Talas (who has ``wounds`` already) rolls a critical and a
+    sword with a push (two damage); both players pass: the push waits."""
+    s.observe(seen(s, 1, {"p1#0": "d2"}))
+    s.observe(seen(s, 2, {"p2#0": "d7"}))
+    s.observe(seen(s, 3, {"p1#1": "f2"}))
+    s.observe(seen(s, 4, {"p1#1": "f5"}))
+    s.command({"do": "action", "action": "p1 end"})
+    s.observe(seen(s, 5, {"p2#0": "d5"}))
+    if wounds:
+        wounded = copy.deepcopy(s.state)
+        wounded.units["p1#1"].wounds = wounds
+        s.start_from(wounded)
+    s.command({"do": "action", "action": "p2 attack p2#0 p1#1"})
+    s.device(roll("p2", 6, 4))
+    s.command({"do": "action", "action": "p2 pass"})
+    s.command({"do": "action", "action": "p1 pass"})
+    assert s.prompt().step == "push"
+
+
 def test_a_push_picked_at_the_dashboard_asks_for_the_miniature_to_be_moved(tmp_path
                                                                             ) -> None:
     """The pushed creature's hex picked on the dashboard: the rules move it at once, the
@@ -302,17 +323,7 @@ def test_a_push_picked_at_the_dashboard_asks_for_the_miniature_to_be_moved(tmp_p
     s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
                                      "names": {"p1": "Ann", "p2": "Bob"}}),
                     GameLog(tmp_path / "games.db"))
-    s.observe(seen(s, 1, {"p1#0": "d2"}))
-    s.observe(seen(s, 2, {"p2#0": "d7"}))
-    s.observe(seen(s, 3, {"p1#1": "f2"}))
-    s.observe(seen(s, 4, {"p1#1": "f5"}))
-    s.command({"do": "action", "action": "p1 end"})
-    s.observe(seen(s, 5, {"p2#0": "d5"}))
-    s.command({"do": "action", "action": "p2 attack p2#0 p1#1"})
-    s.device(roll("p2", 6, 4))
-    s.command({"do": "action", "action": "p2 pass"})
-    s.command({"do": "action", "action": "p1 pass"})
-    assert s.prompt().step == "push"
+    _up_to_bobs_push(s)
     stale = seen(s, 6)  # Gil-Talas still on f5
     push = next(a for a in s.prompt().options if a.startswith("p2 push"))
     s.command({"do": "action", "action": push}, source="dashboard")
@@ -343,21 +354,8 @@ def _pushed_into_the_forest(read: bool) -> tuple[Session, Observation]:
     Gil-Talas standing on g5 (his sticker read, or a base whose sticker is not)."""
     s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
                                      "names": {"p1": "Ann", "p2": "Bob"}}))
-    s.observe(seen(s, 1, {"p1#0": "d2"}))
-    s.observe(seen(s, 2, {"p2#0": "d7"}))
-    s.observe(seen(s, 3, {"p1#1": "f2"}))
-    s.observe(seen(s, 4, {"p1#1": "f5"}))
-    s.command({"do": "action", "action": "p1 end"})
-    s.observe(seen(s, 5, {"p2#0": "d5"}))
-    wounded = copy.deepcopy(s.state)
-    wounded.units["p1#1"].wounds = 2
-    s.start_from(wounded)
-    s.command({"do": "action", "action": "p2 attack p2#0 p1#1"})
-    s.device(roll("p2", 6, 4))  # critical, and a sword with a push: two damage, a push
-    s.command({"do": "action", "action": "p2 pass"})
-    s.command({"do": "action", "action": "p1 pass"})
-    assert s.prompt().step == "push" and s.referee.game.battlefield.difficult(
-        parse_hex("g5"))
+    _up_to_bobs_push(s, wounds=2)
+    assert s.referee.game.battlefield.difficult(parse_hex("g5"))
     board = seen(s, 6, {"p1#1": "g5"})
     if not read:
         gil = ObservedBase("p1", None, "unreadable", 0.0, 0, 0)

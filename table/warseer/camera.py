@@ -215,6 +215,6 @@ def _left(before: State, after: State, action: object = None) -> dict[str, Hex]:
     for ref, u in after.units.items():
         b = before.units.get(ref)
         if b is not None and b.place == FIELD and b.hex and u.place != FIELD:
-            pushed = isinstance(action, Push) and action.unit == ref
-            out[ref] = action.hex if pushed else b.hex  # type: ignore[union-attr]
+            pushed = action.hex if isinstance(action, Push) and action.unit == ref else None
+            out[ref] = b.hex if pushed is None else pushed
     return out

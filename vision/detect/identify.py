@@ -225,9 +225,10 @@ class Identifier:
         return np.clip(samples * gains.astype(np.float32), 0, 255).astype(np.uint8)
 
     def fit_band(self, dense: np.ndarray, pixels: np.ndarray | None = None) -> np.ndarray:
-        """(rings, radii): the radii the ring fit averages each ring over (``cfg.fit_band``
-        of the sticker's edge; ``cfg.fit_band_fine`` where the sticker's radius is
-        ``fit_band_fine_px`` (``pixels``) or more, between them in between)."""
+        """(rings, radii): the radii the ring fit averages each ring over, as shares of
+        the sticker's edge: ``cfg.fit_band`` where the sticker's radius in pixels
+        (``pixels``; unknown: this band) is at most the first of ``cfg.fit_band_fine_px``,
+        ``cfg.fit_band_fine`` from the second on, and in proportion between them."""
         lo, hi = (np.full((len(dense), 1), v, np.float32) for v in self.cfg.fit_band)
         if pixels is not None:
             small, large = self.cfg.fit_band_fine_px

@@ -203,9 +203,10 @@ def test_large_stickers_are_fitted_over_a_band_farther_out(identifier):
     ``fit_band_fine``, clear of the figure's plinth; in between, in between."""
     cfg = identifier.cfg
     dense = np.array([ring(identifier, 3)] * 4)
-    edge = _edges(dense)[0, 0]
+    edges = _edges(dense)
+    edge = edges[0, 0]
     small, large = cfg.fit_band_fine_px
-    bands = identifier.fit_band(dense, np.array([9.0, small, (small + large) / 2, 40.0]))
+    bands = identifier.fit_band(edges, np.array([9.0, small, (small + large) / 2, 40.0]))
     radii = np.array(RADII)
 
     def band(lo, hi):
@@ -216,5 +217,5 @@ def test_large_stickers_are_fitted_over_a_band_farther_out(identifier):
     assert (bands[3] == band(*cfg.fit_band_fine)).all()
     mid = [(a + b) / 2 for a, b in zip(cfg.fit_band, cfg.fit_band_fine, strict=True)]
     assert (bands[2] == band(*mid)).all()
-    assert (identifier.fit_band(dense) == bands[0]).all()  # no sizes: the usual band
+    assert (identifier.fit_band(edges) == bands[0]).all()  # no sizes: the usual band
     assert radii[bands[3]].min() > radii[bands[0]].min()

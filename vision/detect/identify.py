@@ -224,19 +224,18 @@ class Identifier:
             return samples
         return np.clip(samples * gains.astype(np.float32), 0, 255).astype(np.uint8)
 
-    def fit_band(self, dense: np.ndarray, pixels: np.ndarray | None = None) -> np.ndarray:
+    def fit_band(self, edge: np.ndarray, pixels: np.ndarray | None = None) -> np.ndarray:
         """(rings, radii): the radii the ring fit averages each ring over, as shares of
-        the sticker's edge: ``cfg.fit_band`` where the sticker's radius in pixels
+        the sticker's edge (``_edges``): ``cfg.fit_band`` where the sticker's radius in pixels
         (``pixels``; unknown: this band) is at most the first of ``cfg.fit_band_fine_px``,
         ``cfg.fit_band_fine`` from the second on, and in proportion between them."""
-        lo, hi = (np.full((len(dense), 1), v, np.float32) for v in self.cfg.fit_band)
+        lo, hi = (np.full((len(edge), 1), v, np.float32) for v in self.cfg.fit_band)
         if pixels is not None:
             small, large = self.cfg.fit_band_fine_px
             share = np.clip((np.asarray(pixels, np.float32) - small) / (large - small),
                             0, 1)[:, None]
             fine_lo, fine_hi = self.cfg.fit_band_fine
             lo, hi = lo + share * (fine_lo - lo), hi + share * (fine_hi - hi)
-        edge = _edges(dense)
         return (lo * edge <= _RADII) & (hi * edge >= _RADII)
 
     def _refit(self, samples: np.ndarray, dense: np.ndarray, first: list[Identity],
@@ -250,7 +249,7 @@ class Identifier:
         "plain" ring whose band shows a printed pattern is unreadable, not plain."""
         edge = _edges(dense)
         radii = _RADII
-        band = self.fit_band(dense, pixels)
+        band = self.fit_band(edge, pixels)
         x = (lab_of(samples) * band[:, :, None, None]).sum(axis=1) / np.maximum(
             band.sum(axis=1), 1)[:, None, None]
         fits = self.fitter.fit(x, seen)

@@ -28,6 +28,8 @@ from vision.camera import FrameSource
 from vision.config import VisionConfig
 from vision.layout import Layout
 
+from .keep_frames import FrameKeeper
+
 HEALTH_EVERY_S = 0.5
 PREVIEW_EVERY_S = 0.2  # annotated camera pictures for the dashboard, when someone looks
 
@@ -72,6 +74,8 @@ class LiveTable:
         self._preview_wanted = 0.0
         self._last_preview = 0.0
         self.on_frame: Callable[[int, float], None] | None = None  # for benchmarks
+        # The last frames, written out on a desync (``--keep-frames``); None: not kept.
+        self.keeper: FrameKeeper | None = None
         self._cam_stop = threading.Event()
         self._cam_thread: threading.Thread | None = None
         self._unsubscribe = session.subscribe(self._on_session_event)
@@ -148,6 +152,8 @@ class LiveTable:
             t.join(timeout=5)
         if self.camera is not None:
             self.camera.close()
+        if self.keeper is not None:
+            self.keeper.flush()  # incidents being written are finished, not cut off
 
     # -- camera -------------------------------------------------------------------------
     def _camera_loop(self) -> None:
@@ -183,6 +189,8 @@ class LiveTable:
             self.stats.detect_ms.append((time.perf_counter() - t0) * 1000)
             if len(self.stats.detect_ms) > 1000:
                 del self.stats.detect_ms[:500]
+            if self.keeper is not None:
+                self.keeper.add(frame.image, frame.index, frame.time, det)
             if (det.fix.found and det.fix.moved) or self.framing_advice is None:
                 framed = det.framing()  # when the map is first found, and after a bump
                 if framed is not None:
@@ -245,6 +253,8 @@ class LiveTable:
     def _on_session_event(self, ev: SessionEvent) -> None:
         if ev.kind in ("prompt", "action", "undo"):
             self._rearm()
+        elif ev.kind == "desync" and self.keeper is not None:
+            self.keeper.incident("desync", list(ev.data.get("problems") or []))
 
     def _rearm(self) -> None:
         if self.box is None:

@@ -212,6 +212,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         live = LiveTable(session, layout, camera, box)
     except LayoutError as e:  # the layout's learned board cannot be read
         raise UsageError(str(e)) from None
+    live.keeper = _keeper(args)
     if args.board:
         from .vision_cli import use_board_file
 
@@ -280,6 +281,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         port, press = sim.port, sim.press
     box = TableBox(port)
     live = LiveTable(session, layout, camera, box)
+    live.keeper = _keeper(args)
     quiet = session.subscribe(Narrator(sys.stdout, not args.quiet, session.words))
     server = None
     if not args.no_web:
@@ -476,6 +478,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--warbands", nargs=2, metavar=("P1.json", "P2.json"))
     run.add_argument("--game", help="the game of a new game (tablesight games; default the "
                                     "first): its sample forces, or --warbands in its format")
+    _keep_frames_arg(run)
     _serving_args(run)
     run.set_defaults(func=cmd_run)
 
@@ -491,6 +494,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     demo.add_argument("--emulator", action="store_true",
                       help="the real firmware in simavr instead of the Python box simulator")
     demo.add_argument("--db", help="game database (default: a new temporary file)")
+    _keep_frames_arg(demo)
     _serving_args(demo)
     demo.set_defaults(func=cmd_demo)
 
@@ -508,6 +512,26 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("file")
     rep.add_argument("--delay", type=float, default=0.0)
     rep.set_defaults(func=cmd_replay)
+
+
+def _keep_frames_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--keep-frames", metavar="DIR",
+                   help="on a desync, write the last camera frames (PNG, with what the "
+                        "detector saw) into a new folder under DIR")
+
+
+def _keeper(args: argparse.Namespace) -> Any:
+    """The ``--keep-frames`` keeper, or None."""
+    if not getattr(args, "keep_frames", None):
+        return None
+    from .keep_frames import FrameKeeper
+
+    try:
+        return FrameKeeper(args.keep_frames, announce=lambda out: print(
+            f"the board does not match the game: the last camera frames go to {out}",
+            flush=True))
+    except OSError as e:
+        raise UsageError(f"--keep-frames {args.keep_frames}: {e}") from None
 
 
 def _serving_args(p: argparse.ArgumentParser) -> None:

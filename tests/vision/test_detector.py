@@ -11,6 +11,7 @@ import pytest
 
 from vision.detect import Detector
 from vision.synth import Conditions, Hand, Scene, random_scene
+from vision.synth.scene import SKIN, Base
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -148,6 +149,42 @@ def test_a_sleeve_of_any_grey_is_a_hand(layout, renderer, sleeve, ink):
         found += len(det.occluded & truth)
         covered += len(truth)
     assert found >= 0.6 * covered
+
+
+@pytest.fixture(scope="module")
+def hex_map():
+    from vision.layout import game_layout
+    from vision.synth import SceneRenderer
+
+    layout = game_layout("warseer")
+    return layout, SceneRenderer(layout)
+
+
+@pytest.mark.parametrize("skin", SKIN, ids=[f"skin{k}" for k in range(len(SKIN))])
+@pytest.mark.parametrize("game", ["dreamblade", "warseer"])
+def test_a_hand_of_any_skin_reaching_to_the_near_edge_is_a_hand(layout, renderer, hex_map,
+                                                               game, skin):
+    """A hand reaching to the row nearest its player has its palm off the map, and its
+    fingertips look like a base (skin's hue is near orange's). With darker skin the
+    bases once "explained" the little of the hand that was on the map: the hand was
+    missed and its fingertips reported as bases (phantom bases in the Warseer demo,
+    a1 and d1). Every reach must occlude the cell reached, and nothing may be reported
+    where no base stands and no hand is."""
+    if game == "warseer":
+        layout, renderer = hex_map
+    cells = [r for r in layout.regions if r.role == "cell"]
+    ys = sorted({round(r.center[1]) for r in cells})
+    bases = [Base(r.center[0], r.center[1], "p1" if k % 2 else "p2", k, figure=0.45)
+             for k, r in enumerate(cells[5::9])]
+    stand = {layout.region_at(b.x, b.y).name for b in bases}
+    for edge, row in (("bottom", ys[-1]), ("top", ys[0])):
+        for k, cell in enumerate(r for r in cells if round(r.center[1]) == row):
+            scene = Scene(layout, bases, [Hand(*cell.center, edge, 80.0, skin)])
+            det = Detector(layout).detect(renderer.render(
+                scene, Conditions(tilt_deg=12.0, noise=1.5), (1280, 720), seed=k))
+            assert cell.name in det.occluded, f"{edge} hand to {cell.name} went unseen"
+            phantoms = {b.region for b in det.bases} - stand - det.occluded
+            assert not phantoms, f"{edge} hand to {cell.name}: bases seen on {phantoms}"
 
 
 def test_no_map_in_view_is_found_false(layout):

@@ -60,10 +60,17 @@ class OcclusionFinder:
             # Wider than any base somewhere (a palm, an arm), or large and not made of
             # base-sized discs: either way, not bases.
             too_wide = float(dt[box][comp].max()) > wide
-            unexplained = int(np.count_nonzero(rest[box][comp]))
+            outside = comp & (rest[box] > 0)
+            unexplained = int(np.count_nonzero(outside))
+            # Wider than any base where no base is: only a hand or an arm is. A hand's tip
+            # can itself look like a base (skin's hue is near orange's), and then the
+            # bases "explain" most of a hand whose palm is off the map: seen with darker
+            # skin reaching to the near edge, the hand was missed and its fingertips
+            # reported as bases (phantom bases in the demo).
+            wide_unexplained = unexplained > 0 and float(dt[box][outside].max()) > wide
             # Wide but almost all base: a base with a halo of shadow, not a hand (a hand
             # is wide *and* mostly outside the bases).
-            if (too_wide and unexplained > 1.5 * quarter) or (
+            if wide_unexplained or (too_wide and unexplained > 1.5 * quarter) or (
                     area >= self.cfg.hand_area_bases * quarter
                     and unexplained > 1.5 * quarter):
                 hand[box][comp] = 255

@@ -152,6 +152,10 @@ class VisionConfig:
     glare_color_saturation: float = 0.2  # ... and a colour pale, more saturated than this
     # occlusion
     hand_area_bases: float = 2.5  # foreground blob larger than this many bases: a hand
+    # A base candidate explains its part of a blob only if it is a filled disc: its
+    # distance-transform peak is this share of its radius or more (bases measured
+    # 0.91-0.94; candidates along an arm's shadow about a base wide, 0.73-0.77).
+    disc_fill: float = 0.8
     hand_dark_diff: float = 0.10  # the looser difference used to find hands
     hand_sat_diff: float = 0.12
     hand_light_diff: float = 0.25  # lighter than the print by this much: a light sleeve

@@ -43,6 +43,10 @@ class OcclusionFinder:
         dt = cv2.distanceTransform(loose, cv2.DIST_L2, 3) * 2.0
         explained = np.zeros_like(loose)
         for b in bases:
+            if b.peak < self.cfg.disc_fill * b.radius:
+                # Not a filled disc: a band (an arm's shadow) about as wide as a base,
+                # read as a row of overlapping discs, must not explain itself away.
+                continue
             cv2.circle(explained, (int(round(b.x / 2)), int(round(b.y / 2))),
                        int(b.radius * 1.15 / 2) + 1, 255, -1)
         rest = cv2.bitwise_and(loose, cv2.bitwise_not(explained))

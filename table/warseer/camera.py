@@ -102,7 +102,14 @@ class Camera:
         for ref, h in seen.at.items():
             if h in seen.hidden or expected.get(ref) == h or lingering.get(ref) == h:
                 continue
-            if ref not in expected:
+            if ref not in state.units:
+                # A sticker printed for a minion not summoned yet (or a misread one):
+                # the players cannot know a creature by a name it does not have.
+                sticker = next(k for k, r in self.ref_of.items() if r == ref)
+                out.append(f"take the base with sticker {sticker} off {h}: no creature "
+                           "wears it yet (if one stands there, turn its sticker to the "
+                           "camera)")
+            elif ref not in expected:
                 out.append(f"take {ref} off {h}: it is not on the battlefield")
         for h, n in seen.unread.items():
             if h not in where_ok and n > explained[h]:

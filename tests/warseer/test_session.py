@@ -380,3 +380,22 @@ def test_a_push_into_terrain_that_eliminates_is_seen_not_a_desync(read: bool) ->
     assert s.desync is None and "p1#1" not in s.referee.camera.lingering
     s.observe(seen(s, 9, {"p1#1": "g5"}))  # and it cannot come back
     assert s.desync and "not on the battlefield" in s.desync[0]
+
+
+def test_a_sticker_no_creature_wears_is_named_by_its_number() -> None:
+    """Stickers 4-15 are printed for the minions a player summons later. One seen on
+    the battlefield before its minion exists (or a sticker misread as one) was named by
+    a creature that did not exist: 'take p1#6 off a1' (a Warseer demo game). The
+    players are told the sticker's number instead."""
+    s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
+                                     "names": {"p1": "Ann", "p2": "Bob"}}))
+    s.observe(seen(s, 1, {"p1#0": "d2"}))
+    s.observe(seen(s, 2, {"p2#0": "d7"}))
+    assert "p1#6" not in s.state.units
+    board = seen(s, 3)
+    stray = ObservedBase("p1", 6, "read", 0.9, 0, 0)
+    s.observe(Observation(3.0, 3, {**board.regions, "a1": (stray,)}, frozenset()))
+    assert s.desync == ["take the base with sticker 6 off a1: no creature wears it yet "
+                        "(if one stands there, turn its sticker to the camera)"], s.desync
+    s.observe(seen(s, 4))  # taken off
+    assert s.desync is None

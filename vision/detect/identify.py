@@ -289,6 +289,13 @@ class Identifier:
             unread = Identity(ident.owner, ident.owner_confidence, None, "unreadable", 0.0)
             if ident.tag == "read":
                 out.append(ident if confirmed else unread)
+            elif ident.tag == "none":
+                # The thresholds saw no ink and no accent anywhere: a plain ring. The fit
+                # alone never makes it a sticker (it once read a clean plain ring as
+                # sticker 6, a wrong id); a fit that finds structure makes it unread.
+                out.append(unread if mine.clear[k] or (
+                    mine.looks[k] and mine.explained[k] >= self.cfg.fit_plain_structure)
+                    else ident)
             elif mine.clear[k] or (
                     ident.votes_pattern == pattern and bool(mine.looks[k])
                     and mine.lead[k] >= self.cfg.fit_agreed_lead):
@@ -296,8 +303,6 @@ class Identifier:
                 # favour the same pattern (the two decoders agree, neither sure alone).
                 out.append(Identity(ident.owner, ident.owner_confidence,
                                     first_id + pattern, "read", self._fit_confidence(mine, k)))
-            elif ident.tag == "none" and mine.explained[k] >= self.cfg.fit_plain_structure:
-                out.append(unread)
             else:
                 out.append(ident)
             # No id read: the owner rests on colour alone. A sticker's colour wedges

@@ -270,7 +270,12 @@ class Detector:
             cands = [c for c in worked.candidates if not inner.contains(c.x, c.y)]
             cands += [c for c in (replace(c, x=c.x + look.x0, y=c.y + look.y0)
                                   for c in found) if inner.contains(c.x, c.y)]
-            known = worked.known
+            # Identities are kept only where nothing changed: a base found again in the
+            # changed part is read again, even at the very same centre (a base swapped
+            # for another in the same spot, or a sticker a hand uncovered, once kept
+            # the reading of what stood there before).
+            known = {at: ident for at, ident in worked.known.items()
+                     if not inner.contains(*at)}
             det.redone = round(outer.pixels / self.foreground.area.box.pixels, 3)
         t["foreground"] = (t2 - t1) * 1000
         t3 = time.perf_counter()

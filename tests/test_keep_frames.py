@@ -5,7 +5,6 @@ saved pixels the same way again."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import cv2
@@ -21,14 +20,7 @@ from vision.layout import game_layout
 from vision.synth.camera import SyntheticCamera
 from vision.synth.scene import Base, Conditions, Scene, SceneRenderer
 
-
-def wait_for(cond, timeout: float = 15.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return False
+from .waiting import wait_for
 
 
 def test_a_desync_writes_the_frames_the_detector_saw(tmp_path: Path) -> None:
@@ -41,12 +33,12 @@ def test_a_desync_writes_the_frames_the_detector_saw(tmp_path: Path) -> None:
     live.keeper = FrameKeeper(tmp_path / "kept", keep=4, announce=told.append)
     live.start()
     try:
-        assert wait_for(lambda: session.last_obs is not None)
+        assert wait_for(lambda: session.last_obs is not None, 15.0)
         assert session.desync is None
         # A base on the map before the game has spawned anything: a desync.
         x, y = next(r for r in layout.regions if r.name == "a2").center
         camera.show(Scene(layout, [Base(x, y, "p1", 3, figure=0.0)]))
-        assert wait_for(lambda: session.desync is not None)
+        assert wait_for(lambda: session.desync is not None, 15.0)
     finally:
         live.stop()  # waits for the incident being written
     assert len(told) == 1 and told[0].parent == tmp_path / "kept"

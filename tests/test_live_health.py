@@ -16,14 +16,7 @@ from vision.layout import game_layout
 from vision.synth.camera import SyntheticCamera
 from vision.synth.scene import Base, Conditions, Scene, SceneRenderer
 
-
-def wait_for(cond, timeout: float = 10.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return False
+from .waiting import wait_for
 
 
 def test_camera_and_box_trouble_is_reported_and_play_goes_on() -> None:

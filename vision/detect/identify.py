@@ -290,12 +290,19 @@ class Identifier:
             if ident.tag == "read":
                 out.append(ident if confirmed else unread)
             elif ident.tag == "none":
-                # The thresholds saw no ink and no accent anywhere: a plain ring. The fit
-                # alone never makes it a sticker (it once read a clean plain ring as
-                # sticker 6, a wrong id); a fit that finds structure makes it unread.
-                out.append(unread if mine.clear[k] or (
-                    mine.looks[k] and mine.explained[k] >= self.cfg.fit_plain_structure)
-                    else ident)
+                # The thresholds saw no ink and no accent anywhere: a plain ring, or a
+                # sticker whose print they missed. The fit reads it alone, so it must
+                # lead as a fit alone must (``fit_alone_lead``): clean plain rings it
+                # called sticker 6 led 0.25-0.27, stickers the thresholds missed 0.3-4.9
+                # (held-out renders, most over 1). Structure short of that: unread.
+                if mine.clear[k] and mine.lead[k] >= self.cfg.fit_alone_lead:
+                    out.append(Identity(ident.owner, ident.owner_confidence,
+                                        first_id + pattern, "read",
+                                        self._fit_confidence(mine, k)))
+                else:
+                    out.append(unread if mine.clear[k] or (
+                        mine.looks[k] and mine.explained[k] >= self.cfg.fit_plain_structure)
+                        else ident)
             elif mine.clear[k] or (
                     ident.votes_pattern == pattern and bool(mine.looks[k])
                     and mine.lead[k] >= self.cfg.fit_agreed_lead):

@@ -18,3 +18,10 @@ def renderer(layout):
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+@pytest.fixture(scope="module")
+def hex_map():
+    """Warseer's hex map and a renderer of it."""
+    layout = game_layout("warseer")
+    return layout, SceneRenderer(layout)

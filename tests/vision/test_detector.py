@@ -151,15 +151,6 @@ def test_a_sleeve_of_any_grey_is_a_hand(layout, renderer, sleeve, ink):
     assert found >= 0.6 * covered
 
 
-@pytest.fixture(scope="module")
-def hex_map():
-    from vision.layout import game_layout
-    from vision.synth import SceneRenderer
-
-    layout = game_layout("warseer")
-    return layout, SceneRenderer(layout)
-
-
 @pytest.mark.parametrize("skin", SKIN, ids=[f"skin{k}" for k in range(len(SKIN))])
 @pytest.mark.parametrize("game", ["dreamblade", "warseer"])
 def test_a_hand_of_any_skin_reaching_to_the_near_edge_is_a_hand(layout, renderer, hex_map,
@@ -172,7 +163,7 @@ def test_a_hand_of_any_skin_reaching_to_the_near_edge_is_a_hand(layout, renderer
     where no base stands and no hand is."""
     if game == "warseer":
         layout, renderer = hex_map
-    cells = [r for r in layout.regions if r.role == "cell"]
+    cells = layout.cells
     ys = sorted({round(r.center[1]) for r in cells})
     bases = [Base(r.center[0], r.center[1], "p1" if k % 2 else "p2", k, figure=0.45)
              for k, r in enumerate(cells[5::9])]
@@ -195,7 +186,7 @@ def test_an_arms_shadow_is_not_a_row_of_bases(hex_map, target):
     their radius, a base's 0.91-0.94), so they must not explain the band away: it is
     a hand's, and no base may be reported along it."""
     layout, renderer = hex_map
-    cells = {r.name: r for r in layout.regions if r.role == "cell"}
+    cells = {r.name: r for r in layout.cells}
     bases = [Base(*cells[name].center, "p1" if k % 2 else "p2", k, figure=0.45)
              for k, name in enumerate(["b8", "c2", "b1", "h5", "h2", "e1", "g1", "h8"])]
     bases = [b for b in bases if layout.region_at(b.x, b.y).name != target]

@@ -324,15 +324,6 @@ def test_an_id_is_believed_only_with_its_owner(layout):
     assert [(o.owner, o.sticker) for o in stab._committed(stab.regions["b2"])] == [("p1", 6)]
 
 
-@pytest.fixture(scope="module")
-def hex_map():
-    from vision.layout import game_layout
-    from vision.synth import SceneRenderer
-
-    layout = game_layout("warseer")
-    return layout, SceneRenderer(layout)
-
-
 def test_a_base_swapped_in_place_is_read_anew(hex_map):
     """A frame that changed in part is worked on in part, and bases outside the change
     keep their reading. One put down where another stood, at the very same centre, was

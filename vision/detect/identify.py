@@ -287,6 +287,8 @@ class Identifier:
                            or Identity(None, 0.0, None, "unreadable", 0.0))
                 continue
             unread = Identity(ident.owner, ident.owner_confidence, None, "unreadable", 0.0)
+            by_fit = Identity(ident.owner, ident.owner_confidence, first_id + pattern, "read",
+                              self._fit_confidence(mine, k))
             if ident.tag == "read":
                 out.append(ident if confirmed else unread)
             elif ident.tag == "none":
@@ -296,9 +298,7 @@ class Identifier:
                 # called sticker 6 led 0.25-0.27, stickers the thresholds missed 0.3-4.9
                 # (held-out renders, most over 1). Structure short of that: unread.
                 if mine.clear[k] and mine.lead[k] >= self.cfg.fit_alone_lead:
-                    out.append(Identity(ident.owner, ident.owner_confidence,
-                                        first_id + pattern, "read",
-                                        self._fit_confidence(mine, k)))
+                    out.append(by_fit)
                 else:
                     out.append(unread if mine.clear[k] or (
                         mine.looks[k] and mine.explained[k] >= self.cfg.fit_plain_structure)
@@ -308,8 +308,7 @@ class Identifier:
                     and mine.lead[k] >= self.cfg.fit_agreed_lead):
                 # Read by the fit when clear; or when it leads less but the colour votes
                 # favour the same pattern (the two decoders agree, neither sure alone).
-                out.append(Identity(ident.owner, ident.owner_confidence,
-                                    first_id + pattern, "read", self._fit_confidence(mine, k)))
+                out.append(by_fit)
             else:
                 out.append(ident)
             # No id read: the owner rests on colour alone. A sticker's colour wedges

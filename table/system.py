@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Protocol
 from table.observation import Observation
 from table.quoting import quote
 from table.randomness import Die
+from table.stickers import Stickers
 
 
 class ActionRefused(ValueError):
@@ -218,6 +219,10 @@ class Referee(ABC):
     rolled for a roll-off that needs two) and what it needs across observations."""
 
     words: Wording
+    # Which printed sticker is on which piece (the numbering the camera's readings are
+    # taken by): a game whose pieces join during play (summoned minions) numbers them
+    # ahead, so a table (or the demo) knows what to stick on a piece that is not out yet.
+    stickers: Stickers = Stickers(MappingProxyType({}))
     correction_fields: ClassVar[tuple[str, ...]] = ()  # what a correction command carries
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({})  # box button -> command
 

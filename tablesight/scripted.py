@@ -79,7 +79,9 @@ class ScriptedTable:
         self.stats = TableStats()
         self.intended: list[Any] = []  # every action done by hand on the board
         self.stop = threading.Event()
-        self._sticker = {ref: sid for sid, ref in session.setup.sticker_map().ref_of.items()}
+        # The referee's numbering, which covers pieces that join later (Warseer's
+        # summoned minions wear stickers 4-15), not only the starting forces.
+        self._sticker = {ref: sid for sid, ref in session.referee.stickers.ref_of.items()}
         refs = [p["ref"] for p in self._pieces(session.state)]
         self._angles = {r: self.rng.uniform(0, 360) for r in refs}
         self._figure = {r: figures * self.rng.uniform(0.8, 1.2) for r in refs}
@@ -120,9 +122,18 @@ class ScriptedTable:
                 return s
         return None
 
+    def _dress(self, ref: str) -> None:
+        """A piece's sticker angle and figure, drawn once (a piece summoned during the
+        game gets them when it first reaches the board)."""
+        if ref not in self._angles:
+            self._angles[ref] = self.rng.uniform(0, 360)
+            self._figure[ref] = self.figures * self.rng.uniform(0.8, 1.2)
+
     def scene(self, hands: list[Hand] | None = None) -> Scene:
+        for ref in self.where:
+            self._dress(ref)
         bases = [Base(x, y, ref[:2], self._sticker.get(ref), self._base_mm - 1.0,
-                      self._angles.get(ref, 0.0), self._figure.get(ref, 0.0), ref)
+                      self._angles[ref], self._figure[ref], ref)
                  for ref, (_, x, y) in sorted(self.where.items())]
         return Scene(self.layout, bases, hands or [])
 

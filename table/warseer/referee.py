@@ -51,6 +51,7 @@ class WarseerReferee(Referee):
     def __init__(self, game: Game, names: Mapping[str, str], stickers: Stickers) -> None:
         self.game = game
         self.words = Words(game, names)
+        self.stickers = stickers
         self.camera = Camera(game, stickers)
         self.partial: list[str] = []  # faces of the roll under way already in
         self.partial_key: tuple[Any, ...] | None = None

@@ -33,6 +33,13 @@ def test_the_warseer_demo_plays_to_the_last_feat_and_the_winner(tmp_path, capsys
     assert sources["roll"] == {"box"}
     assert sources["attack"] == {"dashboard"} and sources["end"] == {"dashboard"}
     assert {"last_feat", "game_over", "damaged", "hall_of_fame"} <= events
+    # A summoned minion wears its printed sticker (numbers past the warband's, 4-15 of
+    # each player's 16), and the camera read it on the battlefield.
+    warband = {p: len(w) for p, w in game.setup["warbands"].items()}
+    minion_ids = {k * 16 + i for k, p in enumerate(("p1", "p2")) for i in range(warband[p], 16)}
+    read = {b["sticker"] for e in log.entries(game.id, ("observation",))
+            for bases in e.to_dict()["regions"].values() for b in bases}
+    assert read & minion_ids, sorted(read - {None})
     # The record exported and played back: the same game, the same result.
     assert main(["export", "--db", str(db)]) == 0
     record = tmp_path / "game.json"

@@ -66,6 +66,7 @@ class DreambladeReferee(Referee):
     def __init__(self, game: Game, names: Mapping[str, str], stickers: Stickers) -> None:
         self.game = game
         self.words = Words(game, names)
+        self.stickers = stickers
         self.reconciler = Reconciler(stickers)
         self.lingering: dict[int, str] = {}  # gid -> cell it may still stand in
         # gid -> (the cells it may still stand in; the cell the rules moved it to): moved

@@ -173,7 +173,7 @@ def cmd_bench_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_vision(args: argparse.Namespace) -> int:
-    from .bench import bench_vision
+    from .bench_vision import bench_vision
 
     result = bench_vision(quick=args.quick, seed=args.seed, uhd=args.uhd)
     if args.json:

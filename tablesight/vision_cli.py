@@ -270,7 +270,7 @@ def cmd_vision_synth(args: argparse.Namespace) -> int:
 
     from vision.synth import SceneRenderer, random_scene
 
-    from .bench import conditions
+    from .bench_vision import conditions
 
     layout = load_layout(args.layout)
     renderer = SceneRenderer(layout)
@@ -330,7 +330,7 @@ def contact_sheet(layout, seed: int = 1, tile: tuple[int, int] = (480, 270)):  #
 
     from vision.synth import SceneRenderer, random_scene
 
-    from .bench import FIGURES_IN, conditions
+    from .bench_vision import FIGURES_IN, conditions
 
     renderer = SceneRenderer(layout)
     tiles = []

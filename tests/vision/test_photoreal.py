@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tablesight.bench import COMMITTED_RENDERS, _match, _VisionTally
+from tablesight.bench_rendered import COMMITTED_RENDERS
+from tablesight.bench_scoring import VisionTally, match_bases
 from vision import tags
 from vision.config import VisionConfig
 from vision.detect import Detector
@@ -27,7 +28,7 @@ LAYOUT = game_layout()
 
 def _score(frame_list: list[frames.Frame], config: VisionConfig | None = None
            ) -> dict[str, float]:
-    tally = _VisionTally()
+    tally = VisionTally()
     for f in frame_list:
         tally.add(LAYOUT, f.scene, Detector(LAYOUT, config).detect(f.image))
     return tally.report()
@@ -69,7 +70,7 @@ def test_figures_heads_are_few_phantom_bases(committed: list[frames.Frame]) -> N
     none stands went from 5 to 1 (the one left lies between two bases)."""
     phantoms = bases = 0
     for f in (f for f in committed if f.figures):
-        _pairs, extra = _match(f.scene.bases, Detector(LAYOUT).detect(f.image).bases)
+        _pairs, extra = match_bases(f.scene.bases, Detector(LAYOUT).detect(f.image).bases)
         phantoms += len(extra)
         bases += len(f.scene.bases)
     assert bases >= 100
@@ -202,7 +203,7 @@ def test_blender_renders_a_scene_the_detector_reads(tmp_path: Path) -> None:
     (frame,) = frames.film(LAYOUT, [scene], renders, [90])
     d = Detector(LAYOUT).detect(frame.image)
     assert d.fix.found
-    pairs, extra = _match(scene.scene.bases, d.bases)
+    pairs, extra = match_bases(scene.scene.bases, d.bases)
     found = [(b, s) for b, s in pairs if s is not None]
     assert len(found) >= 5 and not extra
     assert all(s.owner in (None, b.owner) for b, s in found)
@@ -251,7 +252,7 @@ def test_the_renders_say_how_much_of_each_sticker_the_figures_hide(tmp_path: Pat
     assert ((np.rint(shown[..., 0]) > 0) & (np.rint(bare[..., 0]) == 0)).sum() == 0
     assert (np.rint(bare[..., 0]) > 0).sum() > (np.rint(shown[..., 0]) > 0).sum()
     (frame,) = frames.film(LAYOUT, [scene], renders, [90])
-    tally = _VisionTally()
+    tally = VisionTally()
     tally.add(LAYOUT, frame.scene, Detector(LAYOUT).detect(frame.image), seen)
     by_view = tally.report()["identity_by_wedges_in_view"]
     assert sum(v["bases"] for v in by_view.values()) >= 6
@@ -285,14 +286,14 @@ def test_a_wooden_board_is_learned_empty_and_then_read(tmp_path: Path) -> None:
     renders = frames.render(LAYOUT, [empty, full], tmp_path / "job", timeout=900)
     seen_empty, seen_full = frames.film(LAYOUT, [empty, full], renders, [90])
 
-    printed = _VisionTally()
+    printed = VisionTally()
     printed.add(LAYOUT, full.scene, Detector(LAYOUT).detect(seen_full.image))
     assert printed.report()["false_occlusion_rate"] > 0.5  # the wood is "a hand"
 
     det = Detector(LAYOUT)
     learned = det.learn_board(seen_empty.image)
     assert learned.shape[:2] == det.foreground.area.shape
-    tally = _VisionTally()
+    tally = VisionTally()
     tally.add(LAYOUT, full.scene, det.detect(seen_full.image))
     r = tally.report()
     assert r["false_occlusion_rate"] == 0.0
@@ -335,7 +336,7 @@ def _learned_run(layout, board: np.ndarray, seed: int, tmp_path: Path, *,
 
 
 def _position_errors(scene, detection) -> list[float]:
-    pairs, _ = _match(scene.bases, detection.bases)
+    pairs, _ = match_bases(scene.bases, detection.bases)
     return [math.hypot(b.x - s.x_mm, b.y - s.y_mm) for b, s in pairs if s is not None]
 
 
@@ -359,7 +360,7 @@ def test_a_thick_hex_board_with_its_markers_on_the_table(tmp_path: Path) -> None
         det = Detector(layout)
         det.learn_board(empty.image)
         d = det.detect(full.image)
-        tally = _VisionTally()
+        tally = VisionTally()
         tally.add(layout, full.scene, d)
         results[name] = (tally.report(), _position_errors(full.scene, d))
     report, errors = results["stated"]
@@ -383,12 +384,12 @@ def test_a_dark_battle_mat_is_learned(tmp_path: Path) -> None:
     board = boards.battle_mat(LAYOUT, spec.SHEET_PX_PER_MM, 5)
     empty, full = _learned_run(LAYOUT, board, 41, tmp_path, roughness=0.85,
                                locked_exposure=0.85)
-    printed = _VisionTally()
+    printed = VisionTally()
     printed.add(LAYOUT, full.scene, Detector(LAYOUT).detect(full.image))
     det = Detector(LAYOUT)
     det.learn_board(empty.image)
     d = det.detect(full.image)
-    tally = _VisionTally()
+    tally = VisionTally()
     tally.add(LAYOUT, full.scene, d)
     r = tally.report()
     errors = _position_errors(full.scene, d)
@@ -415,7 +416,7 @@ def test_black_and_white_pieces_on_a_wooden_board(tmp_path: Path) -> None:
     for name, layout in (("tone", toned), ("hue", LAYOUT)):
         det = Detector(layout)
         det.learn_board(empty.image)
-        tally = _VisionTally()
+        tally = VisionTally()
         tally.add(layout, full.scene, det.detect(full.image))
         results[name] = tally.report()
     r = results["tone"]

@@ -37,6 +37,10 @@ class VisionConfig:
     # grey levels) reuses the previous result
     reuse_still_frames: bool = True
     still_frame_diff: int = 4
+    # ... and its 4x4-pixel cells' means within this many (synthetic frames with sensor
+    # noise up to 5 and MJPEG down to 60 differ by 8 at most; a sticker swapped in place
+    # for one of the same colours by 21 or more)
+    still_cell_diff: int = 14
     # ... and a frame changed only in part redoes only that part of the work area,
     partial_detect: bool = True
     partial_max_share: float = 0.85  # unless the part (with its context) is more than this

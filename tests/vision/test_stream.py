@@ -347,3 +347,28 @@ def test_a_base_swapped_in_place_is_read_anew(hex_map):
             seen = [(b.owner, b.sticker) for b in d.bases if b.region == cell]
             assert seen == [(owner, tag)], f"{cell}: {owner} {tag} shown, {seen} seen"
         assert partial >= 2  # the swaps were worked on in part, as a live camera's are
+
+
+def test_a_sticker_swapped_for_one_of_the_same_colours_is_read_anew(layout, renderer):
+    """With no frame between (a camera that dropped the frames of the hand), a sticker
+    swapped for another of its owner's barely moves a 16-pixel block's grey mean (2 grey
+    levels at a1 on Dreamblade's map, under the 4 that noise may move it): the frame was
+    taken as unchanged and the old id kept for as long as the board stood still (14 of
+    60 such swaps in ``bench vision``). The 4-pixel cells inside the blocks see it."""
+    from vision.synth.scene import Base
+
+    cells = {c.name: c for c in layout.cells}
+    others = [Base(*cells["e5"].center, "p1", 15, figure=0.4)]
+    for cell, owner, stickers in (("a1", "p2", (22, 18, 23)), ("b4", "p2", (27, 24, 30)),
+                                  ("c4", "p1", (2, 5, 9))):
+        det = Detector(layout)
+        for tag in (*stickers, stickers[0]):
+            scene = Scene(layout, [*others, Base(*cells[cell].center, owner, tag, figure=0.0)])
+            d = det.detect(renderer.render(scene, Conditions(tilt_deg=12.0, noise=1.5),
+                                           (1280, 720), seed=1))
+            seen = [(b.owner, b.sticker) for b in d.bases if b.region == cell]
+            assert seen == [(owner, tag)], f"{cell}: {owner} {tag} shown, {seen} seen"
+        # Sensor noise alone is still no change: the result is reused.
+        d = det.detect(renderer.render(scene, Conditions(tilt_deg=12.0, noise=1.5),
+                                       (1280, 720), seed=1, frame_seed=5))
+        assert d.redone == 0.0

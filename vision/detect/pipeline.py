@@ -32,6 +32,10 @@ from .tone import ToneReader
 from .workarea import Box
 
 BLOCK = 16  # frame pixels: frames are compared in blocks of this size (their grey means)
+# ... and in cells of this size inside them: a sticker swapped for another of the same
+# colours barely moves a block's mean (by 2 grey levels on Dreamblade's map, under the
+# 4 that noise is allowed), but it moves some of its cells' means by 21 or more
+CELL = 4
 
 
 @dataclass
@@ -115,7 +119,8 @@ class _Worked:
     """What the last frame worked on left behind, for redoing only a changed part of the
     next one."""
 
-    small: np.ndarray  # its grey means per BLOCK x BLOCK pixels (int16)
+    cells: np.ndarray  # its grey means per CELL x CELL pixels (int16)
+    small: np.ndarray  # ... and per BLOCK x BLOCK pixels
     detection: Detection  # its fix holds the homography the foreground was warped with
     foreground: Foreground
     candidates: list[BaseCandidate]
@@ -186,13 +191,18 @@ class Detector:
             return self.layout.regions[k - 1] if k else None
         return self.layout.region_at(x_mm, y_mm)
 
-    def _changed_blocks(self, small: np.ndarray) -> np.ndarray | None:
-        """Which blocks differ from the last frame worked on (beyond sensor noise);
-        None when there is no such frame to compare with."""
+    def _changed_blocks(self, cells: np.ndarray, small: np.ndarray) -> np.ndarray | None:
+        """Which blocks differ from the last frame worked on (beyond sensor noise): in
+        their mean, or in the mean of one of their cells; None when there is no such
+        frame to compare with."""
         w = self._worked
         if w is None or small.shape != w.small.shape:
             return None
-        return np.abs(small - w.small) > self.cfg.still_frame_diff
+        per = BLOCK // CELL
+        rows, cols = small.shape
+        cell_moved = np.abs(cells - w.cells) > self.cfg.still_cell_diff
+        cell_moved = cell_moved[:rows * per, :cols * per].reshape(rows, per, cols, per)
+        return (np.abs(small - w.small) > self.cfg.still_frame_diff) | cell_moved.any(axis=(1, 3))
 
     def _changed_part(self, changed: np.ndarray | None, fix: MapFix) -> tuple[Box, Box] | None:
         """The part of the work area to redo: (the box where bases may have changed, the
@@ -228,8 +238,10 @@ class Detector:
         t = {}
         t0 = time.perf_counter()
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        small = shrink(gray, BLOCK).astype(np.int16)
-        changed = self._changed_blocks(small)
+        cells = shrink(gray, CELL)
+        small = shrink(cells, BLOCK // CELL).astype(np.int16)
+        cells = cells.astype(np.int16)
+        changed = self._changed_blocks(cells, small)
         worked = self._worked
         if (self.cfg.reuse_still_frames and worked is not None and changed is not None
                 and not changed.any()):
@@ -323,7 +335,7 @@ class Detector:
         t["total"] = (t5 - t0) * 1000
         det.occluded = occluded
         det.timing_ms = t
-        self._worked = _Worked(small, replace(det, bases=list(det.bases)), fg, cands,
+        self._worked = _Worked(cells, small, replace(det, bases=list(det.bases)), fg, cands,
                                {(c.x, c.y): idents[(c.x, c.y)] for c, *_ in kept},
                                0 if part is None else worked.partial_runs + 1)  # type: ignore[union-attr]
         return det

@@ -119,7 +119,7 @@ class _Worked:
     """What the last frame worked on left behind, for redoing only a changed part of the
     next one."""
 
-    cells: np.ndarray  # its grey means per CELL x CELL pixels (int16)
+    cells: np.ndarray  # its grey means per CELL x CELL pixels (uint8)
     small: np.ndarray  # ... and per BLOCK x BLOCK pixels
     detection: Detection  # its fix holds the homography the foreground was warped with
     foreground: Foreground
@@ -198,11 +198,10 @@ class Detector:
         w = self._worked
         if w is None or small.shape != w.small.shape:
             return None
-        per = BLOCK // CELL
-        rows, cols = small.shape
-        cell_moved = np.abs(cells - w.cells) > self.cfg.still_cell_diff
-        cell_moved = cell_moved[:rows * per, :cols * per].reshape(rows, per, cols, per)
-        return (np.abs(small - w.small) > self.cfg.still_frame_diff) | cell_moved.any(axis=(1, 3))
+        cell_moved = (cv2.absdiff(cells, w.cells) > self.cfg.still_cell_diff).view(np.uint8)
+        # A block's mean of 255s and 0s is over 0 when any of its cells moved.
+        block_moved = shrink(cell_moved * np.uint8(255), BLOCK // CELL) > 0
+        return (np.abs(small - w.small) > self.cfg.still_frame_diff) | block_moved
 
     def _changed_part(self, changed: np.ndarray | None, fix: MapFix) -> tuple[Box, Box] | None:
         """The part of the work area to redo: (the box where bases may have changed, the
@@ -240,7 +239,6 @@ class Detector:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         cells = shrink(gray, CELL)
         small = shrink(cells, BLOCK // CELL).astype(np.int16)
-        cells = cells.astype(np.int16)
         changed = self._changed_blocks(cells, small)
         worked = self._worked
         if (self.cfg.reuse_still_frames and worked is not None and changed is not None

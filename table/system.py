@@ -385,6 +385,12 @@ class GameSystem(ABC):
         list), checked; ``SetupRefused`` naming the problem."""
         raise SetupRefused(f"{self.title} has no force files: name the pieces in a setup")
 
+    def joining_pieces(self, force: Sequence[str]) -> list[str]:
+        """What pieces may join a force during play (a summoned minion), one label each,
+        numbered after the force's own: ``print stickers`` prints a spare sticker for
+        each, so that the camera knows them too."""
+        return []
+
     def describe(self) -> dict[str, Any]:
         """Which game and rules (game records, screens)."""
         return {"name": self.name, "title": self.title, "rules_version": self.rules_version}

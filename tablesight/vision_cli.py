@@ -81,13 +81,14 @@ def cmd_print_stickers(args: argparse.Namespace) -> int:
     layout = load_layout(args.layout)
     try:
         # The force file is in the format of the game the map is for.
-        force = registry.get(layout.game or registry.DEFAULT).force_from_file(
-            _read_json(args.warband))
+        system = registry.get(layout.game or registry.DEFAULT)
+        force = system.force_from_file(_read_json(args.warband))
     except (SetupRefused, registry.UnknownGame) as exc:
         raise UsageError(f"{args.warband}: {exc}") from None
     pdf, mapping = print_stickers(layout, args.player, force, Path(args.out),
                                   base_mm=args.base, paper=args.paper,
-                                  rings_only=args.rings_only)
+                                  rings_only=args.rings_only,
+                                  joining=system.joining_pieces(force))
     print(f"stickers    {pdf}")
     print(f"mapping     {mapping}")
     return 0

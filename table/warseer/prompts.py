@@ -80,9 +80,19 @@ def prompt_for(ref: WarseerReferee, state: State) -> Prompt:
                      if u in state.units and state.units[u].place == FIELD
                      and state.units[u].hex == h)
     if p.step in ("main", "modify", "push", "advance") and awaited:
-        put = "; ".join(f"put {ref.words.unit(u)} on {h}" for u, h in awaited)
+        put = "; ".join(f"put {_with_sticker(ref, u)} on {h}" for u, h in awaited)
         p = replace(p, text=f"First {put}. {p.text}")
     return p
+
+
+def _with_sticker(ref: WarseerReferee, unit: str) -> str:
+    """A creature's name, and for a summoned minion the printed sticker the camera knows
+    it by (the spare stickers after the warband's: a player picks one from the sheet)."""
+    name = ref.words.unit(unit)
+    if int(unit.split("#")[1]) < len(ref.game.warbands[unit[:2]]):
+        return name
+    sticker = next((k for k, r in ref.stickers.ref_of.items() if r == unit), None)
+    return name if sticker is None else f"{name} (sticker {sticker})"
 
 
 def _prompt(ref: WarseerReferee, state: State) -> Prompt:

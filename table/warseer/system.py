@@ -105,5 +105,10 @@ class Warseer(GameSystem):
             raise SetupRefused(str(e)) from None
         return names
 
+    def joining_pieces(self, force: Sequence[str]) -> list[str]:
+        # Minions a card summons take the player's next numbers (``engine``: the
+        # warband's size plus the minions summoned before), up to the printed 16.
+        return ["summoned minion"] * max(0, STICKERS_PER_PLAYER - len(force))
+
 
 SYSTEM = Warseer()

@@ -84,3 +84,35 @@ def test_the_printed_battlefield_is_found_in_what_poppler_draws_of_its_pdf(tmp_p
     assert det.bases == [] and det.occluded == set()
     info = poppler("pdfinfo", str(tmp_path / "warseer-standard-tiled-a4.pdf"))
     assert "595.28 x 841.89 pts (A4)" in info
+
+
+def test_printed_stickers_cover_the_minions_a_card_summons(tmp_path, capsys) -> None:
+    """``print stickers`` for a Warseer warband prints the warband's stickers and a spare
+    one for each minion a card may summon, numbered as the rules number them (the first
+    minion p1#4 wears sticker 4 beside a warband of four), so the camera knows a summoned
+    minion by its sticker and the prompt can name it."""
+    import json
+
+    from table import registry
+    from table.session.setup import Setup
+    from tablesight.cli import main
+
+    system = registry.get("warseer")
+    layout = tmp_path / "hex.layout.json"
+    layout.write_text(json.dumps(system.layout()))
+    warband = tmp_path / "ann.json"
+    warband.write_text(json.dumps({"format": "warseer-warband/1", "hero": "Diodor",
+                                   "characters": ["Gil-Talas", "Order Squire",
+                                                  "Forest Archer"]}))
+    assert main(["print", "stickers", "--warband", str(warband), "--layout", str(layout),
+                 "--out", str(tmp_path / "out")]) == 0
+    capsys.readouterr()
+    printed = json.loads((tmp_path / "out" / "stickers-p1.json").read_text())["stickers"]
+    assert [s["name"] for s in printed[:4]] == ["Diodor", "Gil-Talas", "Order Squire",
+                                                "Forest Archer"]
+    assert len(printed) == 16 and all(s.get("joins_in_play") for s in printed[4:])
+    assert not any(s.get("joins_in_play") for s in printed[:4])
+    setup = Setup(warbands={"p1": ("Diodor", "Gil-Talas", "Order Squire", "Forest Archer"),
+                            "p2": ("Kaitlynn",)}, system="warseer")
+    known = system.referee(setup).stickers.ref_of
+    assert all(known[s["sticker"]] == s["mini"] for s in printed)

@@ -229,7 +229,8 @@ def test_a_creature_a_card_summons_is_asked_for_not_a_desync(tmp_path) -> None:
     s.command({"do": "action", "action": "p1 play call-the-wisp d3"}, source="dashboard")
     assert s.state.units["p1#4"].hex == parse_hex("d3")
     assert s.desync is None
-    assert s.prompt().text.startswith("First put Wisp 1 on d3. Ann's turn 1")
+    # (with the sticker the camera knows it by: the first spare one after the warband's)
+    assert s.prompt().text.startswith("First put Wisp 1 (sticker 4) on d3. Ann's turn 1")
     s.observe(without_wisp(3))  # the camera's next board: not placed yet
     assert s.desync is None
     out = s.observe(seen(s, 4))  # placed
@@ -256,7 +257,7 @@ def test_an_undone_summon_is_not_asked_for(tmp_path) -> None:
     s.observe(seen(s, 1, {"p1#0": "d2"}))
     s.observe(seen(s, 2, {"p2#0": "d7"}))
     s.command({"do": "action", "action": "p1 play call-the-wisp d3"}, source="dashboard")
-    assert s.prompt().text.startswith("First put Wisp 1 on d3.")
+    assert s.prompt().text.startswith("First put Wisp 1 (sticker 4) on d3.")
     s.command({"do": "undo"}, source="dashboard")
     assert "p1#4" not in s.state.units or s.state.units["p1#4"].place != FIELD
     assert s.prompt().text.startswith("Ann's turn 1") and s.desync is None

@@ -96,18 +96,25 @@ def sticker_ids(player: str, count: int) -> list[int]:
 
 def print_stickers(layout: Layout, player: str, names: list[str], out_dir: Path,
                    base_mm: float = 25.0, paper: str = "a4", dpi: float = 300.0,
-                   rings_only: bool = False) -> tuple[Path, Path]:
-    """A sheet of tags for one warband and the sticker -> miniature mapping."""
+                   rings_only: bool = False,
+                   joining: list[str] | None = None) -> tuple[Path, Path]:
+    """A sheet of tags for one warband and the sticker -> miniature mapping; ``joining``:
+    labels of pieces that may join the force during play (summoned minions), which get
+    the next numbers (the game numbers them so: ``GameSystem.joining_pieces``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     pw, ph = PAPERS[paper]
     s = dpi / 25.4
+    spare = list(joining or [])
+    force = len(names)
+    names = [*names, *spare]
     ids = sticker_ids(player, len(names))
     pitch_x, pitch_y = base_mm + 60, base_mm + 8
     per_col = int((ph - 30) // pitch_y)
     doc = Document(f"tablesight stickers: {player}")
     doc.page(pw, ph)
-    doc.text(15, 15, 10, f"tablesight stickers: {player}, {len(names)} miniatures, "
-                         f"{base_mm:.0f} mm bases. Print at 100 %.")
+    doc.text(15, 15, 10, f"tablesight stickers: {player}, {force} miniatures"
+                         + (f" and {len(spare)} for pieces that join in play" if spare else "")
+                         + f", {base_mm:.0f} mm bases. Print at 100 %.")
     doc.scale_bar(15, ph - 8)
     color = layout.player_bgr(player)
     mapping = []
@@ -120,9 +127,9 @@ def print_stickers(layout: Layout, player: str, names: list[str], out_dir: Path,
                       None if rings_only else tag_id, color)
         doc.image(img, x, y, size / s, size / s)
         doc.text(x + base_mm + 4, y + base_mm / 2 + 1, 8,
-                 f"{player}#{k}  {name}" + ("" if rings_only else f"  (tag {tag_id})"))
+                 f"{player}#{k}  {name}" + ("" if rings_only else f"  (sticker {tag_id})"))
         mapping.append({"sticker": None if rings_only else tag_id, "mini": f"{player}#{k}",
-                        "name": name})
+                        "name": name, **({"joins_in_play": True} if k >= force else {})})
     pdf_path = out_dir / f"stickers-{player}.pdf"
     pdf_path.write_bytes(doc.output())
     map_path = out_dir / f"stickers-{player}.json"

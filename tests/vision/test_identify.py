@@ -219,3 +219,30 @@ def test_large_stickers_are_fitted_over_a_band_farther_out(identifier):
     assert (bands[2] == band(*mid)).all()
     assert (identifier.fit_band(edges) == bands[0]).all()  # no sizes: the usual band
     assert radii[bands[3]].min() > radii[bands[0]].min()
+
+
+@pytest.mark.parametrize("owner", [0, 1])
+def test_an_unread_ring_is_not_given_to_its_figures_colour(identifier, owner):
+    """A figure painted in the other player's colour covers the sticker's middle and
+    most of its ring; only some of the true owner's colour peeks out at the edge (a
+    blue figure over an orange sticker on held-out renders: given to blue twice, at
+    MJPEG 90 and 95). The colour round the ring may be the figure's: an unread ring
+    whose middle, printed white, wears a player's colour, with another player's colour
+    in its outer band, is nobody's. A figure in its owner's colour over its owner's
+    sticker, with no other colour showing, keeps the owner."""
+    other = 1 - owner
+    band = (np.array(RADII) >= 0.78) & (np.array(RADII) <= 0.93)
+    centre = np.full(36, other + 1, np.int8)  # the figure's paint over the middle
+    for k in range(tags.IDS_PER_PLAYER):
+        tag_id = tags.player_ids(owner).start + k
+        # the figure over all but 12 samples (two wedges) of the ring
+        covered = ring(identifier, tag_id, other + 1, 12, ANGLES - 12, 1.0)
+        assert identifier._figure_wears(centre, covered, band, other), k
+        # its owner's figure over its owner's sticker: the ring shows no other colour
+        own = ring(identifier, tag_id, owner + 1, 12, ANGLES - 12, 1.0)
+        assert not identifier._figure_wears(np.full(36, owner + 1, np.int8), own, band,
+                                            owner), k
+    # A middle that shows no player's colour (a figure in a third colour, or none)
+    # says nothing about the colour round the ring.
+    plain_middle = np.full(36, OTHER, np.int8)
+    assert not identifier._figure_wears(plain_middle, covered, band, other)

@@ -82,3 +82,21 @@ def test_a_whole_base_is_not_grown_into_its_pale_surroundings(model: ForegroundM
     sat_h = np.zeros((model.area.shape[0] // 2, model.area.shape[1] // 2), np.uint8)
     out = model._mend_rings(blob, ratio, sat_h, box.slices, box.halved().slices)
     assert np.array_equal(out, blob)
+
+
+def test_two_arcs_far_apart_are_joined_too(model: ForegroundModel) -> None:
+    """A pale blue sticker under a pink cast (held-out renders at 1080p) kept only two
+    arcs, its ink and magenta wedges on opposite sides: the rest of the ring lay up to
+    9 mm from them, beyond the 4 mm once bridged, and the base was lost at every MJPEG
+    quality."""
+    centre = _centre(model)
+    whole, _strong, ratio, sat_h, (at, half) = _inputs(model, centre)
+    strong = _ring(model.area.shape, centre, [(60, 120), (240, 300)])
+    finder = BaseFinder(LAYOUT, model.cfg)
+    mended = model._mend_rings(strong, ratio, sat_h, at, half)
+    assert (mended[whole > 0] > 0).mean() > 0.97
+    found = finder.find(fill_holes(mended, model.disc_area))
+    assert len(found) == 1 and np.hypot(found[0].x - centre[0], found[0].y - centre[1]) < 2
+    near = ForegroundModel(LAYOUT, replace(VisionConfig(), ring_bridge_mm=4.0))
+    assert not finder.find(fill_holes(near._mend_rings(strong, ratio, sat_h, at, half),
+                                      model.disc_area))

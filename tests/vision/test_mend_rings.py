@@ -100,3 +100,23 @@ def test_two_arcs_far_apart_are_joined_too(model: ForegroundModel) -> None:
     near = ForegroundModel(LAYOUT, replace(VisionConfig(), ring_bridge_mm=4.0))
     assert not finder.find(fill_holes(near._mend_rings(strong, ratio, sat_h, at, half),
                                       model.disc_area))
+
+
+def test_a_base_outline_round_a_pale_sticker_is_filled(model: ForegroundModel) -> None:
+    """A clear pastel sticker on a tinted cell (held-out renders at 1080p): only the
+    base's dark bevel, a pixel wide, and one dark wedge passed the base tests. The
+    outline enclosed a whole base, so it was no "piece" to mend, and the opening
+    that cleans the mask broke it: the base was lost at every MJPEG quality. An
+    outline that little of its enclosed area fills is mended as a piece is."""
+    centre = _centre(model)
+    whole, _strong, ratio, sat_h, (at, half) = _inputs(model, centre)
+    outline = np.zeros(model.area.shape, np.uint8)
+    cv2.circle(outline, centre, 12, 255, 1)
+    outline |= _ring(model.area.shape, centre, [(150, 200)])
+    mended = model._mend_rings(outline, ratio, sat_h, at, half)
+    assert (mended[whole > 0] > 0).mean() > 0.97
+    kernel = np.ones((3, 3), np.uint8)
+    cleaned = cv2.morphologyEx(cv2.morphologyEx(mended, cv2.MORPH_OPEN, kernel),
+                               cv2.MORPH_CLOSE, kernel)
+    found = BaseFinder(LAYOUT, model.cfg).find(fill_holes(cleaned, model.disc_area))
+    assert len(found) == 1 and np.hypot(found[0].x - centre[0], found[0].y - centre[1]) < 2

@@ -168,10 +168,6 @@ class VisionConfig:
     # distance-transform peak is this share of its radius or more (bases measured
     # 0.91-0.94; candidates along an arm's shadow about a base wide, 0.73-0.77).
     disc_fill: float = 0.8
-    # ... and a candidate whose peak is under this share of its radius, its sticker not
-    # read, is no base at all (a figure's shadow between two bases measured 0.66; true
-    # bases unread: 0.78 and up on renders, 0.85 on synthetic frames)
-    base_min_fill: float = 0.72
     hand_dark_diff: float = 0.10  # the looser difference used to find hands
     hand_sat_diff: float = 0.12
     hand_light_diff: float = 0.25  # lighter than the print by this much: a light sleeve

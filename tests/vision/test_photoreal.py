@@ -68,15 +68,16 @@ def test_figures_heads_are_few_phantom_bases(committed: list[frames.Frame]) -> N
     bases can, or that reads smaller than any base and touches another, is dropped
     (``bases.figure_parts``): on the committed frames with figures, bases found where
     none stands went from 5 to 1. The one left, a figure's shadow between two bases in
-    scene-103 at MJPEG 90, is a disc far from filled (distance peak 0.66 of its radius,
-    true bases 0.78 and up) with no sticker read: not a base (``base_min_fill``)."""
+    scene-103 at MJPEG 90, is a disc far from filled (distance peak 0.66 of its radius),
+    but so are true bases under figures now and then (0.68 on held-out renders): no
+    rule on the fill tells them apart."""
     phantoms = bases = 0
     for f in (f for f in committed if f.figures):
         _pairs, extra = match_bases(f.scene.bases, Detector(LAYOUT).detect(f.image).bases)
         phantoms += len(extra)
         bases += len(f.scene.bases)
     assert bases >= 100
-    assert phantoms == 0
+    assert phantoms <= 1
 
 
 def test_the_fit_reads_what_the_thresholds_cannot(committed: list[frames.Frame]) -> None:

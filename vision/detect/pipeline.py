@@ -322,13 +322,6 @@ class Detector:
                                   [idents[(c.x, c.y)].tag == "read" for c, *_ in kept],
                                   self.finder.r_min)
             bases = [k for k, f in zip(kept, figure, strict=True) if not f]
-            # A disc that is not filled (a band's or an outline's distance peak, far
-            # narrower than a base's) and whose sticker was not read is no base: the
-            # shadow a figure casts between two bases once stood in a cell as one. Bases
-            # found by their outlines (``peak`` 0) passed their own test.
-            fill = self.cfg.base_min_fill
-            bases = [k for k in bases if idents[(k[0].x, k[0].y)].tag == "read"
-                     or k[0].peak == 0.0 or k[0].peak >= fill * k[0].radius]
         # Disks lying on others: which is on top, read on the grey work area.
         under = layers(fg.gray, [k[0] for k in bases], fg.scale)
         for (c, region, x_mm, y_mm, r_mm, _), layer in zip(bases, under, strict=True):

@@ -62,7 +62,7 @@ class VisionConfig:
     # ring), this far, the glare spot's pale test counts too (``foreground._mend_rings``).
     # Most of a base's ring lies within 10 mm of any piece of it: at 4 mm, a pale blue
     # sticker under a pink cast (held-out renders, seed 3) kept only two arcs of ink
-    # and magenta, too far apart to join, and was lost (recall there 0.989 -> 0.994;
+    # and magenta, too far apart to join, and was lost (that set's recall 0.989 -> 0.994;
     # no base found where none stands, on renders or synthetic frames)
     ring_bridge_mm: float = 10.0
     # bases

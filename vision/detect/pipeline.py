@@ -33,7 +33,7 @@ from .workarea import Box
 
 BLOCK = 16  # frame pixels: frames are compared in blocks of this size (their grey means)
 # ... and in cells of this size inside them: a sticker swapped for another of the same
-# colours barely moves a block's mean (by 2 grey levels on Dreamblade's map, under the
+# colours barely moves a block's mean (by 2 grey levels on a square-grid map, under the
 # 4 that noise is allowed), but it moves some of its cells' means by 21 or more
 CELL = 4
 

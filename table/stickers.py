@@ -26,5 +26,10 @@ class Stickers:
                 out[pidx * STICKERS_PER_PLAYER + i] = f"{player}#{i}"
         return cls(out)
 
+    def sticker_of(self, ref: str) -> int | None:
+        """The sticker id on piece ``ref`` (the first, should a setup give it two); None
+        when no sticker names it."""
+        return next((k for k, r in self.ref_of.items() if r == ref), None)
+
     def to_dict(self) -> dict[str, str]:
         return {str(k): v for k, v in sorted(self.ref_of.items())}

@@ -46,6 +46,7 @@ class Seen:
 class Camera:
     def __init__(self, game: Game, stickers: Stickers) -> None:
         self.game = game
+        self.stickers = stickers
         self.ref_of = dict(stickers.ref_of)
         self.lingering: dict[str, Hex] = {}  # eliminated, maybe still on the table
         self.awaited: dict[str, Hex] = {}  # put on the battlefield, maybe not placed yet
@@ -105,7 +106,7 @@ class Camera:
             if ref not in state.units:
                 # A sticker printed for a minion not summoned yet (or a misread one):
                 # the players cannot know a creature by a name it does not have.
-                sticker = next(k for k, r in self.ref_of.items() if r == ref)
+                sticker = self.stickers.sticker_of(ref)
                 out.append(f"take the base with sticker {sticker} off {h}: no creature "
                            "wears it yet (if one stands there, turn its sticker to the "
                            "camera)")

@@ -91,7 +91,7 @@ def _with_sticker(ref: WarseerReferee, unit: str) -> str:
     name = ref.words.unit(unit)
     if int(unit.split("#")[1]) < len(ref.game.warbands[unit[:2]]):
         return name
-    sticker = next((k for k, r in ref.stickers.ref_of.items() if r == unit), None)
+    sticker = ref.stickers.sticker_of(unit)
     return name if sticker is None else f"{name} (sticker {sticker})"
 
 

@@ -125,6 +125,13 @@ class VisionConfig:
     # renders the fit alone read 17 right and 3 wrong (a bronze figure over most of a
     # blue sticker: leads 0.46-0.62); the right ones led 0.24-2.13
     fit_alone_lead: float = 0.7
+    # A reading of the thresholds the fit contradicts is the fit's where the fit is
+    # clear, leads by this much and explains ``fit_unlike_explained`` of the band: on a
+    # washed-out sticker the thresholds see a few wedges and can name another pattern
+    # (held-out renders, seeds 2 and 3 at 1080p, seed 2 at 720p, and the committed
+    # frames, session 24: 48 such rings, the fit right in all at leads from 0.25; where
+    # the fit was not clear the thresholds were right 119 times in 187)
+    fit_overrule_lead: float = 0.8
     fit_plain_structure: float = 0.5  # a "plain" ring whose best pattern explains this
     # much of its variation is printed, not plain: unreadable
     min_owner_share: float = 0.65

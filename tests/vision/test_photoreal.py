@@ -90,6 +90,20 @@ def test_the_fit_reads_what_the_thresholds_cannot(committed: list[frames.Frame])
     assert with_fit["wrong_ids"] <= without["wrong_ids"]
 
 
+def test_a_sure_fit_overrules_a_thresholds_misreading(committed: list[frames.Frame]
+                                                     ) -> None:
+    """A washed-out sticker shows the thresholds' decoder a few wedges, enough to name
+    another pattern, while the ring fit reads it clearly: two such rings among the
+    committed frames without figures (and seven on held-out renders, the fit right in
+    every one) were left unread as a disagreement. Where the fit is sure
+    (``fit_overrule_lead``), its reading stands; never a wrong id either way."""
+    plain = [f for f in committed if not f.figures]
+    sure = _score(plain)
+    never = _score(plain, replace(VisionConfig(), fit_overrule_lead=float("inf")))
+    assert sure["wrong_ids"] == never["wrong_ids"] == 0
+    assert sure["identity_accuracy"] > never["identity_accuracy"]
+
+
 # -- the webcam model ------------------------------------------------------------------
 def _deliver(linear: np.ndarray, **kw: float | int | str) -> np.ndarray:
     cam = replace(webcam.Webcam(), exposure_drift=0.0, wb_error=0.0, wb_drift=0.0, **kw)

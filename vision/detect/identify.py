@@ -301,7 +301,12 @@ class Identifier:
             by_fit = Identity(ident.owner, ident.owner_confidence, first_id + pattern, "read",
                               self._fit_confidence(mine, k))
             if ident.tag == "read":
-                out.append(ident if confirmed else unread)
+                # Two decoders that disagree: unread, unless the fit is sure enough to
+                # overrule the thresholds (``fit_overrule_lead``): a washed-out sticker
+                # gives them a few wedges, enough to name another pattern.
+                overruled = (bool(mine.clear[k]) and mine.lead[k] >= self.cfg.fit_overrule_lead
+                             and mine.explained[k] >= self.cfg.fit_unlike_explained)
+                out.append(ident if confirmed else by_fit if overruled else unread)
             elif ident.tag == "none":
                 # The thresholds saw no ink and no accent anywhere: a plain ring, or a
                 # sticker whose print they missed. The fit reads it alone, so it must
@@ -314,11 +319,18 @@ class Identifier:
                     out.append(unread if mine.clear[k] or (
                         mine.looks[k] and mine.explained[k] >= self.cfg.fit_plain_structure)
                         else ident)
-            elif mine.clear[k] or (
+            elif (mine.clear[k] and not (
+                    ident.votes_pattern not in (None, pattern)
+                    and mine.lead[k] < self.cfg.fit_lead)) or (
                     ident.votes_pattern == pattern and bool(mine.looks[k])
                     and mine.lead[k] >= self.cfg.fit_agreed_lead):
                 # Read by the fit when clear; or when it leads less but the colour votes
                 # favour the same pattern (the two decoders agree, neither sure alone).
+                # A clean ring's smaller lead (``fit_clean_lead``) does not do where
+                # the votes favour another pattern: a glare-washed sticker ten pixels
+                # across was read wrong so, at a lead of 0.36 (720p held-out renders;
+                # the same rule left one right reading unread there, at 0.37: a miss
+                # the session settles, where a wrong id is a desync).
                 out.append(by_fit)
             else:
                 out.append(ident)

@@ -132,6 +132,10 @@ class VisionConfig:
     # frames, session 24: 48 such rings, the fit right in all at leads from 0.25; where
     # the fit was not clear the thresholds were right 119 times in 187)
     fit_overrule_lead: float = 0.8
+    # Stickers under this radius in pixels (at 720p: a wedge about two chroma pixels wide
+    # in 4:2:0 MJPEG) do not take a clean ring's smaller lead (``fit_clean_lead``)
+    # where the colour votes favour another pattern
+    fit_contested_px: float = 9.0
     fit_plain_structure: float = 0.5  # a "plain" ring whose best pattern explains this
     # much of its variation is printed, not plain: unreadable
     min_owner_share: float = 0.65

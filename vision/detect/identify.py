@@ -269,6 +269,7 @@ class Identifier:
         # elsewhere on the ring make it look like nobody else's (an orange figure over
         # a blue sticker whose blue came out purple).
         alike = fits if seen is None else self.fitter.fit(x)
+        small = None if pixels is None else np.asarray(pixels) < self.cfg.fit_contested_px
         outer_band = (radii >= OWNER_BAND[0] * edge) & (radii <= OWNER_BAND[1] * edge)
         out = []
         for k, ident in enumerate(first):
@@ -321,16 +322,19 @@ class Identifier:
                         else ident)
             elif (mine.clear[k] and not (
                     ident.votes_pattern not in (None, pattern)
-                    and mine.lead[k] < self.cfg.fit_lead)) or (
+                    and mine.lead[k] < self.cfg.fit_lead
+                    and small is not None and small[k])) or (
                     ident.votes_pattern == pattern and bool(mine.looks[k])
                     and mine.lead[k] >= self.cfg.fit_agreed_lead):
                 # Read by the fit when clear; or when it leads less but the colour votes
                 # favour the same pattern (the two decoders agree, neither sure alone).
-                # A clean ring's smaller lead (``fit_clean_lead``) does not do where
-                # the votes favour another pattern: a glare-washed sticker ten pixels
-                # across was read wrong so, at a lead of 0.36 (720p held-out renders;
-                # the same rule left one right reading unread there, at 0.37: a miss
-                # the session settles, where a wrong id is a desync).
+                # On a small sticker (``fit_contested_px``: a wedge two chroma pixels
+                # wide in 4:2:0 MJPEG), a clean ring's smaller lead (``fit_clean_lead``)
+                # does not do where the votes favour another pattern: a glare-washed
+                # sticker 7 px in radius was read wrong so, at a lead of 0.36 (720p
+                # held-out renders; one right reading there is left unread too, 0.37).
+                # On larger stickers the same rule cost right readings in streams and
+                # removed no wrong one.
                 out.append(by_fit)
             else:
                 out.append(ident)

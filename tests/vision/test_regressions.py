@@ -40,7 +40,7 @@ def test_the_base_that_went_wrong(by_name: dict[str, frames.Frame], case: dict) 
     truth = min(f.scene.bases, key=lambda b: math.hypot(b.x - x, b.y - y))
     assert math.hypot(truth.x - x, truth.y - y) < 2, "the case names no true base"
     pairs, _extra = match_bases(f.scene.bases, det.bases)
-    seen = dict((id(b), s) for b, s in pairs)[id(truth)]
+    seen = {id(b): s for b, s in pairs}[id(truth)]
     what = case["fault"]
     if case["expect"] == "read right":
         assert seen is not None, f"not found: {what}"

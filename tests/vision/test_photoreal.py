@@ -94,7 +94,7 @@ def test_a_sure_fit_overrules_a_thresholds_misreading(committed: list[frames.Fra
                                                      ) -> None:
     """A washed-out sticker shows the thresholds' decoder a few wedges, enough to name
     another pattern, while the ring fit reads it clearly: two such rings among the
-    committed frames without figures (and seven on held-out renders, the fit right in
+    committed frames without figures (and 46 on held-out renders, the fit right in
     every one) were left unread as a disagreement. Where the fit is sure
     (``fit_overrule_lead``), its reading stands; never a wrong id either way."""
     plain = [f for f in committed if not f.figures]

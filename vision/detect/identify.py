@@ -321,9 +321,8 @@ class Identifier:
                         mine.looks[k] and mine.explained[k] >= self.cfg.fit_plain_structure)
                         else ident)
             elif (mine.clear[k] and not (
-                    ident.votes_pattern not in (None, pattern)
-                    and mine.lead[k] < self.cfg.fit_lead
-                    and small is not None and small[k])) or (
+                    small is not None and small[k] and mine.lead[k] < self.cfg.fit_lead
+                    and ident.votes_pattern not in (None, pattern))) or (
                     ident.votes_pattern == pattern and bool(mine.looks[k])
                     and mine.lead[k] >= self.cfg.fit_agreed_lead):
                 # Read by the fit when clear; or when it leads less but the colour votes

@@ -196,9 +196,18 @@ def _right_or_nothing(fits: list, owner: str, pattern: int) -> None:
         assert fits[q].pattern[0] == pattern
 
 
+def _one(pattern: int = 3, clear: bool = False, lead: float = 0.0, explained: float = 0.9,
+         looks: bool = False, error: float = np.inf, fitting: int = -1,
+         behind: float = np.inf, owned: bool | None = None) -> Fits:
+    """One ring's fit as one player's sticker (``owned``: as ``looks`` unless given)."""
+    return Fits(pattern=np.array([pattern]), clear=np.array([clear]), lead=np.array([lead]),
+                explained=np.array([explained]), looks=np.array([looks]),
+                error=np.array([error]), fitting=np.array([fitting]),
+                behind=np.array([behind]), owned=np.array([looks if owned is None else owned]))
+
+
 def _fits(clear: bool, lead: float, error: float) -> Fits:
-    return Fits(pattern=np.array([3]), clear=np.array([clear]), lead=np.array([lead]),
-                explained=np.array([0.9]), looks=np.array([clear]), error=np.array([error]))
+    return _one(clear=clear, lead=lead, looks=clear, error=error)
 
 
 @pytest.mark.parametrize("lead, read", [(0.3, False), (0.62, False), (0.7, True),
@@ -245,11 +254,8 @@ def test_two_unsure_decoders_that_agree_read_the_ring(lead: float, favoured: int
     from vision.detect.identify import ANGLES, RADII, Identifier, Identity
 
     ident = Identifier(game_layout(), VisionConfig())
-    mine = Fits(pattern=np.array([3]), clear=np.array([False]), lead=np.array([lead]),
-                explained=np.array([0.8]), looks=np.array([True]), error=np.array([1.0]))
-    theirs = Fits(pattern=np.array([3]), clear=np.array([False]), lead=np.array([0.0]),
-                  explained=np.array([0.5]), looks=np.array([False]),
-                  error=np.array([np.inf]))
+    mine = _one(lead=lead, explained=0.8, looks=True, error=1.0)
+    theirs = _one(explained=0.5)
     ident.fitter = _StubFitter([mine, theirs])  # type: ignore[assignment]
     owner = ident.players[0]
     first = [Identity(owner, 1.0, None, "unreadable", 0.0, favoured)]
@@ -298,30 +304,44 @@ def test_the_votes_say_which_pattern_they_favour_when_unsure() -> None:
     assert found >= 4  # the case the second opinion exists for does occur
 
 
-@pytest.mark.parametrize("pattern, lead, explained, looks, read", [
-    (3, 0.2, 0.8, True, True),  # the fit agrees and its colours look right
-    (3, 0.8, 0.9, False, True),  # agrees by far, its colours off (a shadowed wedge)
-    (3, 0.6, 0.9, False, False),  # ... by less than ``fit_unlike_lead``
-    (3, 0.8, 0.8, False, False),  # ... explaining less than ``fit_unlike_explained``
-    (5, 2.0, 0.95, True, False),  # the fit finds another pattern best
+@pytest.mark.parametrize("pattern, lead, explained, looks, owned, fitting, behind, read", [
+    (3, 0.2, 0.8, True, True, 3, 0.0, True),  # the fit agrees, its colours look right
+    # agrees by far, its colours off, even the owner's (a shadowed wedge)
+    (3, 0.8, 0.9, False, False, -1, np.inf, True),
+    (3, 0.6, 0.9, False, False, -1, np.inf, False),  # ... by less than fit_unlike_lead
+    (3, 0.8, 0.8, False, False, -1, np.inf, False),  # ... explaining under 0.84
+    # agrees by little, its colours off but the owner's colour the owner's (a figure's
+    # paint over some wedges)
+    (3, 0.05, 0.75, False, True, -1, np.inf, True),
+    (3, 0.05, 0.65, False, True, -1, np.inf, False),  # ... explaining under 0.7
+    (5, 2.0, 0.95, True, True, 5, 0.0, False),  # another pattern best, right-looking
+    # another pattern best, in colours unlike the symbols (a figure's paint), and the
+    # reading the best of those that look right, not far behind
+    (5, 0.2, 0.8, False, False, 3, 0.6, True),
+    (5, 0.2, 0.8, False, False, 3, 1.5, False),  # ... far behind
+    (5, 0.2, 0.65, False, False, 3, 0.6, False),  # ... explaining under 0.7
+    (5, 0.2, 0.8, False, False, 7, 0.6, False),  # another right-looking pattern best
 ])
 def test_a_reading_stands_where_the_fit_finds_its_pattern_best(
-        pattern: int, lead: float, explained: float, looks: bool, read: bool) -> None:
+        pattern: int, lead: float, explained: float, looks: bool, owned: bool,
+        fitting: int, behind: float, read: bool) -> None:
     """The thresholds' reading (pattern 3) stands only where the fit finds the same
-    pattern best, in colours that look like the four symbols; or, where they do not
-    (a figure's shadow over a pattern's one green wedge makes it darker than the ink:
-    seen on 4K renders, stickers plain to the eye dropped), where the fit leads by
-    ``fit_unlike_lead`` and explains ``fit_unlike_explained`` of the band (wrong
-    agreements on the tuning renders led 0.57 at most, explaining 0.82 at most)."""
+    pattern best, in colours that look like the four symbols; or, where they do not,
+    where the fit leads by ``fit_unlike_lead`` and explains ``fit_unlike_explained``
+    of the band (a figure's shadow over a pattern's one green wedge makes it darker
+    than the ink: seen on 4K renders, stickers plain to the eye dropped); or where the
+    pattern's colour symbol is the owner's colour and the fit explains
+    ``fit_confirm_explained`` of the band (a figure's paint over a wedge or two); or,
+    where the pattern the fit finds best has colours unlike the symbols, where the
+    reading is the best right-looking pattern, ``fit_looking_behind`` at most behind
+    it. Held out on rendered figures (1080p, seeds 2-4; 720p, seed 2): where the two
+    decoders agreed so, never wrongly."""
     from vision.detect.identify import ANGLES, RADII, Identifier, Identity
 
     ident = Identifier(game_layout(), VisionConfig())
-    mine = Fits(pattern=np.array([pattern]), clear=np.array([False]),
-                lead=np.array([lead]), explained=np.array([explained]),
-                looks=np.array([looks]), error=np.array([1.0 if looks else np.inf]))
-    theirs = Fits(pattern=np.array([pattern]), clear=np.array([False]),
-                  lead=np.array([0.0]), explained=np.array([0.5]),
-                  looks=np.array([False]), error=np.array([np.inf]))
+    mine = _one(pattern, lead=lead, explained=explained, looks=looks,
+                error=1.0 if looks else np.inf, fitting=fitting, behind=behind, owned=owned)
+    theirs = _one(pattern, explained=0.5)
     ident.fitter = _StubFitter([mine, theirs])  # type: ignore[assignment]
     owner = ident.players[0]
     first = [Identity(owner, 1.0, 3, "read", 0.9)]

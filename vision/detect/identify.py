@@ -280,15 +280,12 @@ class Identifier:
             mine = fits[q]
             first_id = tags.player_ids(q).start
             pattern = int(mine.pattern[k])
-            # Two decoders: a reading stands only if the fit finds that pattern best
-            # too, in colours that look like the symbols' (a figure's paint can pass
-            # for a pattern). This costs readings the thresholds made with wedges left
-            # out under a figure, which the whole ring's fit cannot confirm; sparing
-            # those brought wrong ids back on rendered figures (precision 0.964 at
-            # MJPEG 90), so they are not spared.
-            confirmed = ident.tag == "read" and ident.sticker - first_id == pattern and (
-                bool(mine.looks[k]) or (mine.lead[k] >= self.cfg.fit_unlike_lead and
-                                        mine.explained[k] >= self.cfg.fit_unlike_explained))
+            # Two decoders: a reading stands only if the fit confirms it (``_confirms``).
+            # This costs readings the thresholds made with wedges left out under a
+            # figure, which the whole ring's fit cannot confirm; sparing those brought
+            # wrong ids back on rendered figures (precision 0.964 at MJPEG 90), so they
+            # are not spared.
+            confirmed = ident.tag == "read" and self._confirms(mine, k, ident.sticker - first_id)
             # The owner: no other player's reading may fit better, and an owner on
             # little colour evidence (a few samples of a washed-out ring) with no id
             # that both decoders read is a guess: none.
@@ -356,6 +353,25 @@ class Identifier:
                         centre[k], dense[k], outer_band[k], q))):
                 out[-1] = Identity(None, 0.0, None, "unreadable", 0.0)
         return out
+
+    def _confirms(self, fit: Fits, k: int, pattern: int) -> bool:
+        """Whether the fit of ring ``k`` (as the reading's owner's sticker) confirms the
+        thresholds' reading ``pattern``. The fit must find that pattern best, in colours
+        that look like the four symbols' (a figure's paint can pass for a pattern); or
+        best by ``fit_unlike_lead`` where they do not; or best where only its colour
+        symbol looks right, the owner's (paint over a wedge or two spoils the others'
+        means); or, where the pattern it finds best has colours unlike the symbols, it
+        must find ``pattern`` the best of those that look right, close behind. Each
+        way was measured on held-out renders (``VisionConfig``)."""
+        cfg = self.cfg
+        if int(fit.pattern[k]) == pattern:
+            return bool(fit.looks[k]) or (
+                fit.lead[k] >= cfg.fit_unlike_lead
+                and fit.explained[k] >= cfg.fit_unlike_explained) or (
+                bool(fit.owned[k]) and fit.explained[k] >= cfg.fit_confirm_explained)
+        return (not fit.looks[k] and int(fit.fitting[k]) == pattern
+                and fit.behind[k] <= cfg.fit_looking_behind
+                and fit.explained[k] >= cfg.fit_confirm_explained)
 
     def _figure_wears(self, centre: np.ndarray, dense: np.ndarray, band: np.ndarray,
                       q: int) -> bool:

@@ -23,9 +23,12 @@ Never a guess: a reading needs the best pattern to fit clearly better than every
 most of the band's variation (``fit_explained``; a plain ring or a ring under a figure
 explains little), or, on a clean ring (explained ``fit_clean_explained`` or more), a
 smaller lead (``fit_clean_lead``); ``identify._refit`` also takes a lead of
-``fit_agreed_lead`` where the first decoder's votes favour the same pattern. The colours
-only veto: the best pattern whatever its colours must be the one whose colours look
-right. And a reading as one player's sticker stands only if no other player's reading
+``fit_agreed_lead`` where the first decoder's votes favour the same pattern, and confirms
+a reading of the first decoder in colours that do not all look right where the owner's
+colour does, or where the reading is the best right-looking pattern close behind a best
+that looks wrong (``Identifier._confirms``: a figure's paint over a wedge or two). In
+the fit's own readings the colours only veto: the best pattern whatever its colours must
+be the one whose colours look right. And a reading as one player's sticker stands only if no other player's reading
 fits as well (``rivals_beat``).
 
 Fitting again with a run of wedges left out (for a figure leaning over the ring, as the
@@ -100,6 +103,12 @@ class Fits:
     looks: np.ndarray  # the best pattern's four colours look like the four symbols
     error: np.ndarray  # the least error of any pattern (at its best rotation) whose
     # colours look right (inf: none)
+    fitting: np.ndarray  # the pattern whose colours look right (as ``looks`` judges)
+    # that fits best (-1: none) ...
+    behind: np.ndarray  # ... and how far its error lies behind the best pattern's, as
+    # ``lead`` measures (0: it is the best; inf: none)
+    owned: np.ndarray  # the best pattern's colour symbol is the owner's colour (the
+    # part of ``looks`` that says whose sticker it is)
 
 
 def rivals_beat(fits: list[Fits], ring: int, owner: int) -> bool:
@@ -182,12 +191,20 @@ class RingFitter:
             valid = could & self._looks_right(alike, tint, owner, as_they_are=True)
             if not uniform:
                 valid &= self._looks_right(weighted, tint, owner, as_they_are=True)
+            owned = self._owners_colour(alike, tint, owner, as_they_are=True)
+            if not uniform:
+                owned &= self._owners_colour(weighted, tint, owner, as_they_are=True)
             looks = valid[idx, pattern]
             clear = looks & (((lead >= self.lead) & (explained >= self.explained))
                              | ((lead >= self.clean_lead)
                                 & (explained >= self.clean_explained)))
             error = np.where(could, row, np.inf).min(axis=1)
-            out.append(Fits(pattern, clear, lead, explained, looks, error))
+            ranked = np.where(valid, row, np.inf)
+            least = ranked.min(axis=1)
+            fitting = np.where(np.isfinite(least), ranked.argmin(axis=1), -1)
+            behind = (least - first) / first
+            out.append(Fits(pattern, clear, lead, explained, looks, error, fitting, behind,
+                            owned[idx, pattern]))
         return out
 
     def _light_tint(self, x: np.ndarray, turn: np.ndarray) -> np.ndarray:
@@ -208,6 +225,24 @@ class RingFitter:
         least = chroma.argmin(axis=-1)
         return np.take_along_axis(wedge, least[..., None, None], axis=-2)[..., 0, :]
 
+    def _owners_colour(self, means: np.ndarray, tint: np.ndarray, owner: int,
+                       as_they_are: bool = False) -> np.ndarray:
+        """Whether each explanation's colour symbol (means: ..., S, 3) lies nearer the
+        owner's hue than any other player's, by a margin, seen from the light's tint
+        (``tint``, from the ink: a faded blue under a warm light comes out a warm grey,
+        and read as an orange sticker when judged on its own). ``as_they_are``: and,
+        without the tint taken out, leans no less toward the owner's hue than toward
+        another's (a tint strong enough to turn that is paint)."""
+        ab = means[..., 1:]
+        own = ab[..., tags.COLOUR, :] - tint
+        ok = np.ones(means.shape[:-2], bool)
+        for other, d in enumerate(self.owner_dirs):
+            if other != owner:
+                ok &= (own @ (self.owner_dirs[owner] - d)) > OWNER_MARGIN
+                if as_they_are:
+                    ok &= (ab[..., tags.COLOUR, :] @ (self.owner_dirs[owner] - d)) > 0
+        return ok
+
     def _looks_right(self, means: np.ndarray, tint: np.ndarray, owner: int,
                      as_they_are: bool = False) -> np.ndarray:
         """Whether each explanation's symbol means (..., S, 3) look like the symbols,
@@ -224,18 +259,9 @@ class RingFitter:
         ok = (lum[..., ink] < lum[..., col]) & (lum[..., ink] < lum[..., acc])
         chroma = np.linalg.norm(ab, axis=-1)
         ok &= (lum[..., ink] < lum[..., acc2]) | (chroma[..., ink] < chroma[..., acc2])
-        # The owner's colour lies nearer the owner's hue than any other player's, by a
-        # margin, seen from the light's tint (``tint``, from the ink: a faded blue under
-        # a warm light comes out a warm grey, and read as an orange sticker when judged
-        # on its own).
-        # ``as_they_are``: and, without the tint taken out, lean no less toward the
-        # owner's hue than toward another's (a tint strong enough to turn that is paint).
-        own = ab[..., col, :] - tint
-        for other, d in enumerate(self.owner_dirs):
-            if other != owner:
-                ok &= (own @ (self.owner_dirs[owner] - d)) > OWNER_MARGIN
-                if as_they_are:
-                    ok &= (ab[..., col, :] @ (self.owner_dirs[owner] - d)) > 0
+        # The owner's colour lies nearer the owner's hue than any other player's
+        # (``_owners_colour``).
+        ok &= self._owners_colour(means, tint, owner, as_they_are)
         dirs = {col: self.owner_dirs[owner], **self.accent_dirs}
         keys = sorted(dirs)
         for a_i, a in enumerate(keys):

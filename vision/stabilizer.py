@@ -174,9 +174,13 @@ class Stabilizer:
             owners = Counter(o for o, _, _ in tr.recent if o is not None)
             if owners:
                 top, n = owners.most_common(1)[0]
-                # A first owner needs a majority; changing it needs three quarters.
+                # A first owner needs a majority and ``stable_frames`` frames saying so
+                # (a figure in the other player's colour gave its base to that player
+                # in 3 of the first 5 frames, and in 3 of the 15 after); changing it
+                # needs three quarters.
                 need = 0.5 if tr.owner is None else 0.75
-                if top != tr.owner and n > need * n_obs:
+                if top != tr.owner and n > need * n_obs and (
+                        tr.owner is not None or n >= self.k):
                     tr.owner = top
             reads = Counter(s for _, tag, s in tr.recent if tag == "read")
             if reads:

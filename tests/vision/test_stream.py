@@ -324,6 +324,35 @@ def test_an_id_is_believed_only_with_its_owner(layout):
     assert [(o.owner, o.sticker) for o in stab._committed(stab.regions["b2"])] == [("p1", 6)]
 
 
+def test_a_first_owner_needs_as_many_frames_as_a_change(layout):
+    """A figure in the other player's colour over a pale sticker: some frames give the
+    base to that player, most see no owner. The pattern of a rendered stream (1080p,
+    MJPEG 75), whose first five frames held three such: the base was committed as the
+    figure's colour's and kept so for good. A first owner now needs ``stable_frames``
+    frames as well as a majority; an owner seen in every frame is committed as soon as
+    before."""
+    from dataclasses import replace
+
+    other = seen_at(layout, "c3", "p2", 20)
+    blank = replace(seen_at(layout, "b2"), owner=None, owner_confidence=0.0, sticker=None,
+                    tag="unreadable", confidence=0.0)
+    painted = replace(blank, owner="p2", owner_confidence=0.6)
+    said = [0, 1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0]
+    stab, obs = Stabilizer(4), None
+    for i, s in enumerate(said):
+        obs = stab.push(detection(layout, [other, painted if s else blank]), i / 15, i) or obs
+        assert obs is None or [o.owner for o in obs.regions["b2"]] == [None]
+    assert obs is not None
+    # Seen in every frame: committed with the first commit, on the fourth frame.
+    stab, published = Stabilizer(4), []
+    owned = replace(blank, owner="p1", owner_confidence=1.0)
+    for i in range(4):
+        got = stab.push(detection(layout, [other, owned]), i / 15, i)
+        if got is not None:
+            published.append((i, [o.owner for o in got.regions["b2"]]))
+    assert published == [(3, ["p1"])]
+
+
 def test_a_base_swapped_in_place_is_read_anew(hex_map):
     """A frame that changed in part is worked on in part, and bases outside the change
     keep their reading. One put down where another stood, at the very same centre, was

@@ -116,17 +116,19 @@ class VisionConfig:
     # it darker than the ink) ...
     fit_unlike_lead: float = 0.7
     fit_unlike_explained: float = 0.84
-    # ... and at any lead where the pattern's colour symbol still looks like the owner's
-    # colour (a figure's paint over a wedge or two spoils the other symbols' means) and
-    # the fit explains this much of the band. Where the fit's best pattern has colours
-    # unlike the symbols, the thresholds' reading stands if it is the best pattern whose
-    # colours look right, its error at most ``fit_looking_behind`` behind (as a lead).
-    # Chosen on rendered figures at 1080p (seeds 2-4, session 25), where the two
-    # decoders' agreements were never on a wrong pattern (1,020 rings) and the one wrong
-    # thresholds' reading that was the best right-looking pattern lay 3.2 behind (64
-    # right ones at most 0.8). Scored after (seed 1 at 1080p and 720p, seed 2 at 720p,
-    # MJPEG 75-95): identity 0.741 -> 0.814, 0.544 -> 0.633, 0.468 -> 0.517, no wrong
-    # id or owner.
+    # ... and at a lead of ``fit_agreed_lead`` where the pattern's colour symbol still
+    # looks like the owner's colour (a figure's paint over a wedge or two spoils the
+    # other symbols' means) and the fit explains this much of the band. Where the fit's
+    # best pattern has colours unlike the symbols, the thresholds' reading stands if it
+    # is the best pattern whose colours look right, its error at most
+    # ``fit_looking_behind`` behind (as a lead). Chosen on rendered figures at 1080p
+    # (seeds 2-4, session 25): in single frames the two decoders' agreements were never
+    # on a wrong pattern (1,020 rings), but streamed, one frame in 20 of a seed-3 base
+    # agreed wrongly at a lead of 0.11; the one wrong thresholds' reading that was the
+    # best right-looking pattern lay 3.2 behind (64 right ones at most 0.8). Scored
+    # after (seed 1 at 1080p and 720p, seeds 2-3 at 720p, MJPEG 75-95): identity
+    # 0.741 -> 0.807, 0.544 -> 0.627, 0.468 -> 0.508, 0.515 -> 0.572, no wrong id or
+    # owner added.
     fit_confirm_explained: float = 0.7
     fit_looking_behind: float = 1.0
     # The fit believes less the arc of a ring a figure is expected to hide: the side

@@ -358,17 +358,18 @@ class Identifier:
         """Whether the fit of ring ``k`` (as the reading's owner's sticker) confirms the
         thresholds' reading ``pattern``. The fit must find that pattern best, in colours
         that look like the four symbols' (a figure's paint can pass for a pattern); or
-        best by ``fit_unlike_lead`` where they do not; or best where only its colour
-        symbol looks right, the owner's (paint over a wedge or two spoils the others'
-        means); or, where the pattern it finds best has colours unlike the symbols, it
-        must find ``pattern`` the best of those that look right, close behind. Each
-        way was measured on held-out renders (``VisionConfig``)."""
+        best by ``fit_unlike_lead`` where they do not; or best by ``fit_agreed_lead``
+        where only its colour symbol looks right, the owner's (paint over a wedge or
+        two spoils the others' means); or, where the pattern it finds best has colours
+        unlike the symbols, it must find ``pattern`` the best of those that look right,
+        close behind. Each way was measured on renders (``VisionConfig``)."""
         cfg = self.cfg
         if int(fit.pattern[k]) == pattern:
             return bool(fit.looks[k]) or (
                 fit.lead[k] >= cfg.fit_unlike_lead
                 and fit.explained[k] >= cfg.fit_unlike_explained) or (
-                bool(fit.owned[k]) and fit.explained[k] >= cfg.fit_confirm_explained)
+                bool(fit.owned[k]) and fit.lead[k] >= cfg.fit_agreed_lead
+                and fit.explained[k] >= cfg.fit_confirm_explained)
         return (not fit.looks[k] and int(fit.fitting[k]) == pattern
                 and fit.behind[k] <= cfg.fit_looking_behind
                 and fit.explained[k] >= cfg.fit_confirm_explained)

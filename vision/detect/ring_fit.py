@@ -28,8 +28,8 @@ a reading of the first decoder in colours that do not all look right where the o
 colour does, or where the reading is the best right-looking pattern close behind a best
 that looks wrong (``Identifier._confirms``: a figure's paint over a wedge or two). In
 the fit's own readings the colours only veto: the best pattern whatever its colours must
-be the one whose colours look right. And a reading as one player's sticker stands only if no other player's reading
-fits as well (``rivals_beat``).
+be the one whose colours look right. And a reading as one player's sticker stands only
+if no other player's reading fits as well (``rivals_beat``).
 
 Fitting again with a run of wedges left out (for a figure leaning over the ring, as the
 first decoder does) was built and measured on rendered figures: it read wrong ids at

@@ -16,7 +16,8 @@ fits best wins, if its four mean colours look like the four symbols, judged agai
 another on the same ring (how dark or pale they came out does not matter): ink darker
 than the owner's colour and the green, and darker or greyer than the magenta; of any
 two coloured symbols, each further toward its own printed hue than the other; the
-owner's colour nearer the owner's hue than any other player's (``_looks_right``).
+owner's colour nearer the owner's hue than any other player's (``_symbols_apart``,
+``_owners_colour``).
 
 Never a guess: a reading needs the best pattern to fit clearly better than every other
 (``fit_lead``: the second best's error exceeds the best's by that share) and to explain
@@ -172,11 +173,11 @@ class RingFitter:
         # Only each pattern's best rotation is judged by its colours (16 a ring, not
         # 960). A reading's colours must look right with the angles weighted as the fit
         # weighs them and alike, against the light's tint and as they are
-        # (``_looks_right``). Paint where the ring is believed less sets the symbols'
-        # colours when every angle counts alike (orange paint over a faded blue
-        # sticker's colour wedge made it orange's), and paint elsewhere when the rest
-        # counts less (blue paint over its ink made the ink bluer than the faded blue,
-        # and the sticker orange's).
+        # (``_symbols_apart``, ``_owners_colour``). Paint where the ring is believed
+        # less sets the symbols' colours when every angle counts alike (orange paint
+        # over a faded blue sticker's colour wedge made it orange's), and paint
+        # elsewhere when the rest counts less (blue paint over its ink made the ink
+        # bluer than the faded blue, and the sticker orange's).
         best_h = np.arange(len(tags.CODEWORDS))[None, :] * self.angles + best_rot
         weighted = np.take_along_axis(sums, best_h[:, :, None, None], axis=1) / \
             np.take_along_axis(n, best_h[:, :, None], axis=1)[..., None]
@@ -187,13 +188,15 @@ class RingFitter:
         for owner in range(len(self.owner_dirs)):
             # Whose sticker the colours could be (the rivals' test, ``rivals_beat``):
             # every angle alike, the ink's mean tint the light's.
-            could = self._looks_right(alike, alike[..., tags.INK, 1:], owner)
-            valid = could & self._looks_right(alike, tint, owner, as_they_are=True)
-            if not uniform:
-                valid &= self._looks_right(weighted, tint, owner, as_they_are=True)
+            could = self._symbols_apart(alike, owner) & self._owners_colour(
+                alike, alike[..., tags.INK, 1:], owner)
+            # The owner's colour alone (``Fits.owned``), then all four symbols.
             owned = self._owners_colour(alike, tint, owner, as_they_are=True)
             if not uniform:
                 owned &= self._owners_colour(weighted, tint, owner, as_they_are=True)
+            valid = could & owned
+            if not uniform:
+                valid &= self._symbols_apart(weighted, owner)
             looks = valid[idx, pattern]
             clear = looks & (((lead >= self.lead) & (explained >= self.explained))
                              | ((lead >= self.clean_lead)
@@ -243,8 +246,7 @@ class RingFitter:
                     ok &= (ab[..., tags.COLOUR, :] @ (self.owner_dirs[owner] - d)) > 0
         return ok
 
-    def _looks_right(self, means: np.ndarray, tint: np.ndarray, owner: int,
-                     as_they_are: bool = False) -> np.ndarray:
+    def _symbols_apart(self, means: np.ndarray, owner: int) -> np.ndarray:
         """Whether each explanation's symbol means (..., S, 3) look like the symbols,
         compared only with one another on the same ring (blur, chroma subsampling, the
         print and the light move all four together). Ink is darker than the owner's
@@ -259,9 +261,6 @@ class RingFitter:
         ok = (lum[..., ink] < lum[..., col]) & (lum[..., ink] < lum[..., acc])
         chroma = np.linalg.norm(ab, axis=-1)
         ok &= (lum[..., ink] < lum[..., acc2]) | (chroma[..., ink] < chroma[..., acc2])
-        # The owner's colour lies nearer the owner's hue than any other player's
-        # (``_owners_colour``).
-        ok &= self._owners_colour(means, tint, owner, as_they_are)
         dirs = {col: self.owner_dirs[owner], **self.accent_dirs}
         keys = sorted(dirs)
         for a_i, a in enumerate(keys):

@@ -7,7 +7,8 @@ import pytest
 
 from vision import tags
 from vision.config import VisionConfig
-from vision.detect.identify import ANGLES, RADII, Identifier, _colour_in_view, _edges
+from vision.detect.identify import Identifier
+from vision.detect.ring_bands import ANGLES, RADII, colour_in_view, edges
 from vision.detect.sampling import ring_samples
 from vision.detect.view import on_top, view_weights
 
@@ -41,7 +42,7 @@ def identifier(layout):
 
 def decide(identifier, rings):
     dense = np.array(rings, np.int8)
-    return identifier._decide_many(dense, np.zeros(len(dense), bool),
+    return identifier.votes.decide_many(dense, np.zeros(len(dense), bool),
                                    tuple(identifier.cfg.hidden_wedges))
 
 
@@ -92,8 +93,8 @@ def test_a_strong_figure_over_a_washed_out_sticker_is_not_its_edge(identifier, o
         r = ring(identifier, tags.player_ids(owner).start + k, other + 1, 0, ANGLES, 0.65)
         r[r == owner + 1] = OTHER
         rings.append(r)
-    edges = _edges(np.array(rings, np.int8))
-    assert (edges >= 0.8).all(), edges.ravel()
+    found = edges(np.array(rings, np.int8))
+    assert (found >= 0.8).all(), found.ravel()
     got = decide(identifier, rings)
     assert not [g for g in got if g.owner == identifier.players[other]]
 
@@ -142,11 +143,11 @@ def test_an_owner_seen_only_where_a_figure_leans_is_no_evidence(identifier):
     dense = np.full((len(RADII), ANGLES), identifier.symbol_class[tags.INK], np.int8)
     arc = (away + np.arange(-12, 13)) % ANGLES  # paint over 150 degrees round it
     dense[:, arc] = 1
-    assert not _colour_in_view(dense, band, 1, seen, identifier.cfg.owner_in_view)
-    assert _colour_in_view(dense, band, 1, None, identifier.cfg.owner_in_view)
+    assert not colour_in_view(dense, band, 1, seen, identifier.cfg.owner_in_view)
+    assert colour_in_view(dense, band, 1, None, identifier.cfg.owner_in_view)
     facing = (away + ANGLES // 2 + np.arange(-3, 3)) % ANGLES  # toward the camera
     dense[:, facing] = 1
-    assert _colour_in_view(dense, band, 1, seen, identifier.cfg.owner_in_view)
+    assert colour_in_view(dense, band, 1, seen, identifier.cfg.owner_in_view)
 
 
 def test_colour_where_a_figure_leans_counts_less_for_the_owner(identifier):
@@ -162,8 +163,8 @@ def test_colour_where_a_figure_leans_counts_less_for_the_owner(identifier):
     for k in range(tags.IDS_PER_PLAYER):
         dense = ring(identifier, tags.player_ids(owner).start + k)
         dense[:, (away + np.arange(-12, 13)) % ANGLES] = other + 1
-        plain = identifier._decide_many(dense[None], glare, (2, 3))[0]
-        viewed = identifier._decide_many(dense[None], glare, (2, 3), seen)[0]
+        plain = identifier.votes.decide_many(dense[None], glare, (2, 3))[0]
+        viewed = identifier.votes.decide_many(dense[None], glare, (2, 3), seen)[0]
         assert viewed.owner != identifier.players[other], k
         if k == 3:
             assert plain.owner == identifier.players[other]
@@ -203,10 +204,10 @@ def test_large_stickers_are_fitted_over_a_band_farther_out(identifier):
     ``fit_band_fine``, clear of the figure's plinth; in between, in between."""
     cfg = identifier.cfg
     dense = np.array([ring(identifier, 3)] * 4)
-    edges = _edges(dense)
-    edge = edges[0, 0]
+    found = edges(dense)
+    edge = found[0, 0]
     small, large = cfg.fit_band_fine_px
-    bands = identifier.fit_band(edges, np.array([9.0, small, (small + large) / 2, 40.0]))
+    bands = identifier.fit_band(found, np.array([9.0, small, (small + large) / 2, 40.0]))
     radii = np.array(RADII)
 
     def band(lo, hi):
@@ -217,7 +218,7 @@ def test_large_stickers_are_fitted_over_a_band_farther_out(identifier):
     assert (bands[3] == band(*cfg.fit_band_fine)).all()
     mid = [(a + b) / 2 for a, b in zip(cfg.fit_band, cfg.fit_band_fine, strict=True)]
     assert (bands[2] == band(*mid)).all()
-    assert (identifier.fit_band(edges) == bands[0]).all()  # no sizes: the usual band
+    assert (identifier.fit_band(found) == bands[0]).all()  # no sizes: the usual band
     assert radii[bands[3]].min() > radii[bands[0]].min()
 
 

@@ -271,7 +271,7 @@ def test_two_unsure_decoders_that_agree_read_the_ring(lead: float, favoured: int
 
 
 def test_the_votes_say_which_pattern_they_favour_when_unsure() -> None:
-    """``_decide_many`` hands the fit the pattern an unsure ring's votes favour: a
+    """``VoteDecoder.decide_many`` hands the fit the pattern an unsure ring's votes favour: a
     sticker with two of its wedges misread as another symbol is not read by the votes
     alone, and their favourite is still its pattern; a clean one is read (and needs no
     second opinion)."""
@@ -287,7 +287,7 @@ def test_the_votes_say_which_pattern_they_favour_when_unsure() -> None:
                             for s in np.repeat(symbols, per)], np.int8)
         clean = np.full((len(radii), ANGLES), -1, np.int8)
         clean[radii <= 1.0] = classes
-        got = ident._decide_many(clean[None], np.zeros(1, bool), ())[0]
+        got = ident.votes.decide_many(clean[None], np.zeros(1, bool), ())[0]
         assert got.tag == "read" and got.sticker == pattern and got.votes_pattern is None
         # Two wedges (not neighbours) read as the accent they are not.
         worn = clean.copy()
@@ -295,7 +295,7 @@ def test_the_votes_say_which_pattern_they_favour_when_unsure() -> None:
             s = symbols[w]
             wrong = tags.ACCENT if s != tags.ACCENT else tags.ACCENT2
             worn[radii <= 1.0, w * per:(w + 1) * per] = ident.symbol_class[wrong]
-        got = ident._decide_many(worn[None], np.zeros(1, bool), ())[0]
+        got = ident.votes.decide_many(worn[None], np.zeros(1, bool), ())[0]
         if got.tag == "read":
             assert got.sticker == pattern
             continue

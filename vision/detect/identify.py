@@ -3,20 +3,14 @@
 The tag's annulus is sampled in the *original* frame (through the homography), not in
 the coarse working image, so every available camera pixel is used. Samples are sorted
 into ink (dark), a player's colour (hue near p1's or p2's), one of the tags' accent
-colours, or other (the figure, glare, the white centre). The owner is the colour that
-dominates the outer band. The id is decoded softly: every classified sample votes (outer
-ones, less often hidden by the figure, with more weight) and the codeword and rotation
-that explain the votes best win, among that player's ids only, if they beat every other
-id by ``tag_margin``; otherwise the sticker is "unreadable" rather than a guess. A ring
-still unread is decoded again allowing the figure to hide a run of neighbouring wedges
-(``hidden_wedges``: two, then three). A ring showing both players' colours (a figure
-painted in the other player's colour) is decoded as each player's, and belongs to the
-one player whose colour lies in the decoded pattern's colour wedges, if exactly one does.
+colours, or other (the figure, glare, the white centre). Two decoders read the ring:
+the colour votes of those classes (``votes.py``) and a fit of the ring's own colours
+(``ring_fit.py``). A reading stands where they agree (``Identifier._confirms``); where
+only one reads, it must be clear on its own; an owner on colour alone must show that
+colour where a sticker would and a figure's paint would not.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -25,90 +19,22 @@ from .. import tags
 from ..config import VisionConfig
 from ..layout import Layout
 from .pose import camera_over_board
+from .ring_bands import (
+    ANGLES,
+    CENTRE_ANGLES,
+    CENTRE_RADII,
+    OWNER_BAND,
+    RADII,
+    colour_arc,
+    colour_in_view,
+    edges,
+)
 from .ring_fit import Fits, RingFitter, direction, lab_of, rivals_beat
 from .sampling import marker_points, pixel_radii, ring_grid, ring_samples, seen_at
 from .view import on_top, view_weights
+from .votes import Identity, VoteDecoder
 
-ANGLES = 60  # samples around the ring (6 per wedge)
-# Radii sampled, as fractions of the estimated radius: wide enough to find the sticker's
-# true edge (where the owner colour stops), fine enough to read the wedges inside it.
-RADII = tuple(np.round(np.arange(0.5, 1.251, 0.05), 3))
 _RADII = np.array(RADII, np.float32)
-# The owner is judged by the colour in this band (shares of the sticker's edge): the
-# outermost wedges, less often hidden by the figure, clear of the blurred edge.
-OWNER_BAND = (0.78, 0.93)
-# The sticker's middle, printed white (inside ``tags.INNER``, clear of its blur): where a
-# figure stands. A player's colour there is the figure's paint.
-CENTRE_RADII, CENTRE_ANGLES = (0.1, 0.2, 0.3), 12
-# Where a ring's colour stops inside this share of its radius, what stopped is a figure
-# painted in a strong colour over a washed-out sticker, not the sticker's edge (on
-# rendered frames with no figures the edge was never under 0.825): the sticker's edge is
-# then taken to be where it typically is (the median there). Taking the figure's outline
-# for the edge put the owner's band on the figure: an orange head over a pale blue
-# sticker made it orange's (on the tuning renders, wrong owners 11 -> 7 at MJPEG 75+).
-EDGE_LEAST, EDGE_TYPICAL = 0.8, 0.975
-# Nor does a sticker reach past its base's outline (the disc's radius is 0.9 of it):
-# colour further out is a neighbour's sticker touching this base (an orange sticker
-# beside a blue one set the blue one's owner band on the orange, seen once sampling
-# moved to the bases' tops) or a figure's paint beyond it.
-EDGE_MOST = 1.1
-
-
-@dataclass
-class Identity:
-    owner: str | None
-    owner_confidence: float
-    sticker: int | None
-    tag: str  # "read", "none" (plain ring) or "unreadable"
-    tag_confidence: float
-    # An unread ring's pattern the colour votes favour (by ``fit_agreed_votes_margin``)
-    # though not surely: read only if the ring fit finds the same (``_refit``)
-    votes_pattern: int | None = None
-
-
-def _colour_wedges(dense: np.ndarray, band: np.ndarray, cls: int) -> np.ndarray:
-    """Which of the ring's ``tags.SECTORS`` wedges (runs of samples from angle 0) show
-    colour class ``cls`` in 30 % or more of their samples in ``band`` (a mask over the
-    radii)."""
-    samples = dense[band]
-    if not samples.size:
-        return np.zeros(tags.SECTORS, bool)
-    return (samples == cls).mean(axis=0).reshape(tags.SECTORS, -1).mean(axis=1) > 0.3
-
-
-def _colour_in_view(dense: np.ndarray, band: np.ndarray, cls: int,
-                    seen: np.ndarray | None, believed: float) -> bool:
-    """Whether colour class ``cls`` shows (``_colour_wedges``) in a wedge the view
-    believes (``seen``, ``view_weights``: ``believed`` or more), away from where a
-    figure is expected to stand. Where the view expects a figure to lean little (no
-    angle believed under half), every wedge is believed."""
-    if seen is None or seen.min() >= 0.5:
-        return bool(_colour_wedges(dense, band, cls).any())
-    trusted = seen.reshape(tags.SECTORS, -1).mean(axis=1) >= believed
-    return bool((_colour_wedges(dense, band, cls) & trusted).any())
-
-
-def _colour_arc(dense: np.ndarray, band: np.ndarray, cls: int) -> int:
-    """How many of the ring's ``tags.SECTORS`` wedges the shortest arc holding every
-    wedge that shows colour class ``cls`` (``_colour_wedges``) spans: 0 when none
-    does."""
-    on = np.flatnonzero(_colour_wedges(dense, band, cls))
-    if not len(on):
-        return 0
-    gaps = np.diff(np.concatenate([on, [on[0] + tags.SECTORS]]))
-    return int(tags.SECTORS - gaps.max() + 1)
-
-
-def _edges(dense: np.ndarray) -> np.ndarray:
-    """Each ring's sticker edge (rings, 1), as a share of its estimated radius: the
-    sticker ends where its colour stops; beyond is the base's dark rim."""
-    colored = (dense > 0).mean(axis=2)  # (rings, radii)
-    cmax = colored.max(axis=1)
-    strong = colored >= 0.5 * cmax[:, None]
-    last = len(RADII) - 1 - np.argmax(strong[:, ::-1], axis=1)
-    edge = np.where(cmax > 0, _RADII[last] + 0.025, float(RADII[-1]))
-    edge = np.where(edge < EDGE_LEAST, EDGE_TYPICAL, np.minimum(edge, EDGE_MOST))
-    return edge[:, None]
 
 
 class Identifier:
@@ -136,6 +62,7 @@ class Identifier:
         self.fitter = RingFitter([direction(layout.player_bgr(p)) for p in self.players],
                                  ANGLES, config.fit_lead, config.fit_explained,
                                  config.fit_clean_lead, config.fit_clean_explained)
+        self.votes = VoteDecoder(config, self.players, self.symbol_class)
         self.white_mm = marker_points(layout)
         self.unit = ring_grid(RADII, ANGLES)
         self.centre_unit = ring_grid(CENTRE_RADII, CENTRE_ANGLES)
@@ -203,7 +130,7 @@ class Identifier:
         if self.cfg.figure_view_mm > 0:
             seen = view_weights(arr, camera, self.cfg.figure_view_mm,
                                 self.cfg.figure_view_spread_deg, ANGLES)
-        first = self._decide_many(dense, glare, tuple(self.cfg.hidden_wedges), seen)
+        first = self.votes.decide_many(dense, glare, tuple(self.cfg.hidden_wedges), seen)
         if not self.cfg.ring_fit:
             return first
         centre_shape = (n, len(CENTRE_RADII) * CENTRE_ANGLES)
@@ -237,7 +164,7 @@ class Identifier:
 
     def fit_band(self, edge: np.ndarray, pixels: np.ndarray | None = None) -> np.ndarray:
         """(rings, radii): the radii the ring fit averages each ring over, as shares of
-        the sticker's edge (``_edges``): ``cfg.fit_band`` where the sticker's radius in pixels
+        the sticker's edge (``edges``): ``cfg.fit_band`` where the sticker's radius in pixels
         (``pixels``; unknown: this band) is at most the first of ``cfg.fit_band_fine_px``,
         ``cfg.fit_band_fine`` from the second on, and in proportion between them."""
         lo, hi = (np.full((len(edge), 1), v, np.float32) for v in self.cfg.fit_band)
@@ -258,7 +185,7 @@ class Identifier:
         a ring the thresholds could not read is read when the fit is clear; a reading
         the fit contradicts is dropped (two decoders that disagree: not guessed); a
         "plain" ring whose band shows a printed pattern is unreadable, not plain."""
-        edge = _edges(dense)
+        edge = edges(dense)
         radii = _RADII
         band = self.fit_band(edge, pixels)
         x = (lab_of(samples) * band[:, :, None, None]).sum(axis=1) / np.maximum(
@@ -344,8 +271,8 @@ class Identifier:
             # on the same ring is no evidence either way.
             last = out[-1]
             if last.owner is not None and last.tag != "read" and (
-                    _colour_arc(dense[k], outer_band[k], q + 1) < self.cfg.owner_min_arc
-                    or not _colour_in_view(dense[k], outer_band[k], q + 1,
+                    colour_arc(dense[k], outer_band[k], q + 1) < self.cfg.owner_min_arc
+                    or not colour_in_view(dense[k], outer_band[k], q + 1,
                                            None if seen is None else seen[k],
                                            self.cfg.owner_in_view)
                     or self._pale_and_contested(samples[k], dense[k], outer_band[k], q)
@@ -424,172 +351,3 @@ class Identifier:
             return False
         hsv = cv2.cvtColor(np.ascontiguousarray(samples[band]), cv2.COLOR_BGR2HSV)
         return float(np.median(hsv[..., 1][mine])) < self.cfg.pale_owner_saturation * 255
-
-    def _decide_many(self, dense: np.ndarray, glare: np.ndarray,
-                     hidden: tuple[int, ...] = (),
-                     seen: np.ndarray | None = None) -> list[Identity]:
-        """Owner and id of every ring at once. ``dense``: (rings, radii, angles) sample
-        classes; ``glare``: per ring, whether the paper around it is clipped; ``hidden``:
-        how many wedges a figure may hide, tried in turn, for decoding again the rings
-        not read at first (empty: none)."""
-        need = self.cfg.tag_margin
-        n = len(dense)
-        edge = _edges(dense)
-        # Figures stand in the middle and hide the tag from the inside out, so the outer
-        # band is believed first; the inner band only speaks where the outer is hidden
-        # and does not contradict it.
-        band = (OWNER_BAND[0] * edge <= _RADII) & (OWNER_BAND[1] * edge >= _RADII)
-        band[~band.any(axis=1)] = True
-        # A player's colour where a figure is expected to stand (``seen``) is as likely
-        # the figure's paint: it counts for as little as the view believes it.
-        by_angle = 1.0 if seen is None else seen[:, None, :]
-        counts = np.stack([(((dense == k + 1) & band[:, :, None]) * by_angle).sum(axis=(1, 2))
-                           for k in range(len(self.players))], axis=1)
-        total_color = counts.sum(axis=1)
-        best = counts.argmax(axis=1)
-        share = counts[np.arange(n), best] / np.maximum(total_color, 1)
-        has_owner = (total_color >= 4) & (share >= self.cfg.min_owner_share)
-        owner_conf = np.round(share * np.minimum(1.0, total_color / 25), 3)
-        # Soft decoding: every classified sample votes, outer ones (less often hidden by
-        # the figure) with more weight; the codeword and rotation that explain the votes
-        # best win, if they beat every other codeword by a clear margin.
-        weights = np.clip((_RADII / edge - 0.5) * 2.5, 0.0, 1.0)
-        weights[0.95 * edge < _RADII] = 0.0  # the blurred edge itself
-        mine = (best + 1)[:, None, None]
-        shared = [self.symbol_class[s] for s in range(1, tags.SYMBOLS)]  # ink, accents
-
-        def tally(rings: np.ndarray, weights: np.ndarray, own: np.ndarray | None = None
-                  ) -> np.ndarray:
-            """Votes (rings, angles, symbols): each symbol's samples, weighted by radius;
-            ``own``: per ring, the class that shows the owner's colour (default: the
-            colour that dominates its outer band)."""
-            colour = mine[rings] if own is None else own[:, None, None]
-            return np.stack([((dense[rings] == c) * weights[rings][:, :, None]).sum(axis=1)
-                             for c in (colour, *shared)], axis=2).astype(np.float32)
-
-        votes = tally(np.arange(n), weights)
-        col_sum = votes[:, :, tags.COLOUR].sum(axis=1)
-        plain = (col_sum > 0) & (votes[:, :, 1:].sum(axis=(1, 2)) < 0.05 * col_sum)
-        pattern, lead, agreement = tags.decode_many(votes)
-        sure = (pattern >= 0) & (lead >= need) & (agreement >= self.cfg.tag_agreement)
-        # What the whole ring's votes favour, sure or not: a second opinion for the fit.
-        favoured = np.where(lead >= self.cfg.fit_agreed_votes_margin, pattern, -1)
-        # Not sure: perhaps the figure hides a few wedges and looks like some symbol
-        # there. Decoded again with the run of wedges that fits worst left out: first
-        # the shortest run in ``hidden``, then longer ones for the rings still unsure.
-        # The figure stands on the centre and hides the ring from the inside out, so
-        # these decodings count only the outer samples, the least often hidden.
-        decided = sure.copy()  # read at first, or by a decoding with wedges hidden
-        unsure = np.flatnonzero(has_owner & ~plain & ~sure)
-        outer = np.where(self.cfg.hidden_inner * edge <= _RADII, weights, 0.0)
-        if len(unsure):
-            got, p2, l2, a2 = self._decode_hiding(tally(unsure, outer), hidden)
-            done = unsure[got]
-            pattern[done], lead[done], agreement[done] = p2[got], l2[got], a2[got]
-            decided[done] = True
-        # A ring whose colour is split between the players (a figure painted in the
-        # other player's colour, or hiding most of the owner's wedges): each player's
-        # reading is tried in turn, the other's colour then counting for nothing; when
-        # they agree on the pattern, the owner is the one player whose colour lies in
-        # that pattern's colour wedges (``_owner_by_fit``), and otherwise nobody.
-        second = total_color - counts[np.arange(n), best]
-        split = np.flatnonzero((total_color >= 4) & (
-            ~has_owner | (second >= self.cfg.contest_share * total_color)))
-        rescued: dict[int, tuple[int, int, float, float]] = {}
-        if len(split):
-            sure_by, votes_by = [], []
-            for q in range(len(self.players)):
-                own = np.full(len(split), q + 1)
-                v = tally(split, outer, own)
-                votes_by.append(v)
-                pq, lq, aq = tags.decode_many(v)
-                ok = (pq >= 0) & (lq >= need) & (aq >= self.cfg.tag_agreement)
-                left = np.flatnonzero(~ok)
-                if len(left):
-                    got, p2, l2, a2 = self._decode_hiding(v[left], hidden)
-                    done = left[got]
-                    pq[done], lq[done], aq[done] = p2[got], l2[got], a2[got]
-                    ok[done] = True
-                sure_by.append((ok, pq, lq, aq))
-            for i, k in enumerate(split):
-                sure = [q for q, (ok, *_) in enumerate(sure_by) if ok[i]]
-                patterns = {int(sure_by[q][1][i]) for q in sure}
-                if len(patterns) != 1:
-                    continue  # no reading, or readings that disagree: not guessed
-                pat = patterns.pop()
-                q = self._owner_by_fit(np.stack([v[i] for v in votes_by]), pat)
-                if q is not None and q in sure:
-                    _, pq, lq, aq = sure_by[q]
-                    rescued[int(k)] = (q, pat, float(lq[i]), float(aq[i]))
-        split_set = set(split.tolist())
-        out = []
-        for k in range(n):
-            if k in rescued:
-                q, pat, lead_k, agree_k = rescued[k]
-                conf = min(1.0, lead_k / max(1e-6, 2 * need)) * agree_k
-                out.append(Identity(self.players[q], round(conf, 3),
-                                    tags.player_ids(q).start + pat, "read", round(conf, 3)))
-                continue
-            if not has_owner[k]:
-                out.append(Identity(None, 0.0, None, "unreadable", 0.0))
-                continue
-            if k in split_set:  # contested colours and no one reading: not guessed
-                out.append(Identity(self.players[best[k]], float(owner_conf[k]), None,
-                                    "unreadable", 0.0))
-                continue
-            owner, conf_o = self.players[best[k]], float(owner_conf[k])
-            if plain[k]:
-                # Under a glare spot black wedges wash out to grey: no ink seen is not
-                # "no sticker".
-                out.append(Identity(owner, conf_o, None, "unreadable", 0.0) if glare[k]
-                           else Identity(owner, conf_o, None, "none", round(conf_o, 3)))
-                continue
-            # The colour says whose sticker it is, so only that player's ids compete.
-            if not decided[k] or agreement[k] < self.cfg.tag_agreement:
-                out.append(Identity(owner, conf_o, None, "unreadable", 0.0,
-                                    int(favoured[k]) if favoured[k] >= 0 else None))
-                continue
-            conf = min(1.0, float(lead[k]) / max(1e-6, 2 * need)) \
-                * float(agreement[k])
-            tag_id = tags.player_ids(int(best[k])).start + int(pattern[k])
-            out.append(Identity(owner, conf_o, tag_id, "read", round(conf, 3)))
-        return out
-
-    def _decode_hiding(self, votes: np.ndarray, hidden: tuple[int, ...]
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Rings decoded with a run of ``hidden[0]`` wedges left out, then the ones still
-        unsure with ``hidden[1]``, ...: (read at ``hidden_margin``, pattern, lead,
-        agreement), one entry per ring of ``votes``."""
-        n = len(votes)
-        got = np.zeros(n, bool)
-        pattern, lead = np.full(n, -1), np.zeros(n)
-        agreement = np.zeros(n)
-        left = np.arange(n)
-        for wedges in hidden:
-            if not len(left):
-                break
-            p, m, a = tags.decode_many(votes[left], wedges * ANGLES // tags.SECTORS)
-            ok = m >= self.cfg.hidden_margin
-            done = left[ok]
-            pattern[done], lead[done], agreement[done], got[done] = p[ok], m[ok], a[ok], True
-            left = left[~ok]
-        return got, pattern, lead, agreement
-
-    def _owner_by_fit(self, votes: np.ndarray, pattern: int) -> int | None:
-        """Whose colour fits ``pattern``'s colour wedges on one ring. ``votes``: the
-        ring's votes (angles, symbols) read as each player's in turn, one per player:
-        they differ only in the colour column. The pattern is turned to fit the ink and
-        the accents (the same on every player's stickers), and a player's colour fits
-        when its samples lie in the colour wedges, not across the others as a figure's
-        do. None unless exactly one player's colour fits."""
-        ink_accents = votes[0].copy()
-        ink_accents[:, tags.COLOUR] = 0.0
-        rows = tags.templates(ANGLES)[pattern * ANGLES:(pattern + 1) * ANGLES]
-        turn = int(np.argmax(rows @ ink_accents.reshape(-1)))
-        colour_at = rows[turn].reshape(ANGLES, tags.SYMBOLS)[:, tags.COLOUR] > 0
-        fitting = []
-        for q, seen in enumerate(votes[:, :, tags.COLOUR]):
-            inside, outside = float(seen[colour_at].sum()), float(seen[~colour_at].sum())
-            if inside >= 2.0 and inside - outside >= self.cfg.split_fit * (inside + outside):
-                fitting.append(q)
-        return fitting[0] if len(fitting) == 1 else None

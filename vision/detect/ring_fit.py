@@ -1,11 +1,11 @@
 """Reading a sticker by its own colours (issue #17).
 
-The first decoder (``identify.py``) sorts each sample into a symbol by fixed thresholds:
-ink is darker than 0.38 of the paper, a colour more saturated than 0.4. A real webcam
-breaks those: printed black comes out 0.35-0.5 of the paper, the dark accents lose half
-their saturation to blur, 4:2:0 chroma and the print, and a ring of wedges five pixels
-wide is all mixtures. Yet the pattern is still there: the samples of one symbol look
-alike, and unlike the others.
+The first decoder (``votes.py``) sorts each sample into a symbol by fixed thresholds
+(``identify.py``): ink is darker than 0.38 of the paper, a colour more saturated than
+0.4. A real webcam breaks those: printed black comes out 0.35-0.5 of the paper, the
+dark accents lose half their saturation to blur, 4:2:0 chroma and the print, and a ring
+of wedges five pixels wide is all mixtures. Yet the pattern is still there: the samples
+of one symbol look alike, and unlike the others.
 
 So this decoder fixes no colour. Each pattern at each rotation says which angles show
 the same symbol; the colours of those angles are averaged (in CIE Lab, over the outer

@@ -163,6 +163,16 @@ class VisionConfig:
     # a player's colour there (this share of its samples or more) is paint, and the
     # same colour round the ring may be too (a blue figure over an orange sticker)
     owner_figure_share: float = 0.25
+    # A reading whose figure wears its owner's colour is a figure's paint over another
+    # player's sticker (``Identifier._drop_painted``) when the owner's colour fills
+    # less than this share of the pattern's colour wedges (in the owner's band) ...
+    paint_fill: float = 0.6
+    # ... and its chroma is at most this share of the median of the frame's readings
+    # of that owner (when there are this many, each with this many samples of the
+    # colour; else the fill decides alone)
+    paint_duller: float = 0.72
+    paint_reference_rings: int = 3
+    paint_samples: int = 8
     min_owner_evidence: float = 0.4  # owner confidence under which a ring with no id
     # read gets no owner (on rendered frames: 10 right owners of 1,551 lost, and a
     # wrong one on a wooden board, washed-out stickers, at 0.36)

@@ -43,7 +43,7 @@ def identifier(layout):
 def decide(identifier, rings):
     dense = np.array(rings, np.int8)
     return identifier.votes.decide_many(dense, np.zeros(len(dense), bool),
-                                   tuple(identifier.cfg.hidden_wedges))
+                                        tuple(identifier.cfg.hidden_wedges))
 
 
 @pytest.mark.parametrize("owner", [0, 1])
@@ -247,3 +247,81 @@ def test_an_unread_ring_is_not_given_to_its_figures_colour(identifier, owner):
     # says nothing about the colour round the ring.
     plain_middle = np.full(36, OTHER, np.int8)
     assert not identifier._figure_wears(plain_middle, covered, band, other)
+
+
+PRINTED_ORANGE = (65.0, 26.0, 37.0)  # Lab, as the renders' webcams show orange's print
+
+
+def _painted_frame(identifier, pattern, paint_lab, with_reference=True):
+    """Sample classes and colours of a frame (``_drop_painted``'s inputs): three of
+    orange's stickers read right, printed in ``PRINTED_ORANGE``, their middles plain; then
+    blue's sticker of ``pattern`` under a figure in orange whose paint covers half of
+    each colour wedge's samples (the other half blurred to neither colour), its middle
+    orange, read by both decoders as orange's sticker of the same pattern."""
+    from vision.detect.votes import Identity
+
+    p1, p2 = tags.player_ids(0), tags.player_ids(1)
+    rings, out, colours, centres = [], [], [], []
+    if with_reference:
+        for k in (1, 2, 3):
+            rings.append(ring(identifier, p1.start + k))
+            out.append(Identity("p1", 1.0, p1.start + k, "read", 1.0))
+            colours.append(PRINTED_ORANGE)
+            centres.append(np.full(36, OTHER, np.int8))
+    blue = ring(identifier, p2.start + pattern)
+    colour = np.flatnonzero((blue == 2).any(axis=0))
+    blue[:, colour[::2]] = np.where(blue[:, colour[::2]] == 2, 1, blue[:, colour[::2]])
+    blue[:, colour[1::2]] = np.where(blue[:, colour[1::2]] == 2, OTHER, blue[:, colour[1::2]])
+    rings.append(blue)
+    out.append(Identity("p1", 1.0, p1.start + pattern, "read", 1.0))
+    colours.append(paint_lab)
+    centres.append(np.full(36, 1, np.int8))
+    dense = np.array(rings, np.int8)
+    lab = np.zeros((*dense.shape, 3), np.float32)
+    lab[:] = np.array(colours, np.float32)[:, None, None, :]
+    edge = np.ones((len(dense), 1), np.float32)
+    radii = np.array(RADII)
+    band = np.tile((radii >= 0.78) & (radii <= 0.93), (len(dense), 1))
+    return out, lab, dense, np.array(centres), edge, band
+
+
+@pytest.mark.parametrize("pattern", range(tags.IDS_PER_PLAYER))
+def test_a_figures_paint_over_the_colour_wedges_is_not_an_owner(identifier, pattern):
+    """A copper figure over a blue sticker covered its colour wedges, and both decoders
+    read orange's sticker of the same pattern (held-out renders, streamed at 1080p:
+    committed with the wrong owner). The paint fills the colour wedges in part and is
+    duller than the frame's orange print, dark or light: the reading is dropped, owner
+    and all. As vivid as the print, it stands; with no other reading of that owner to
+    compare with, the fill alone drops it."""
+    for paint in ((46.0, 16.0, 20.0), (63.0, 17.0, 24.0)):
+        out, *rest = _painted_frame(identifier, pattern, paint)
+        identifier._drop_painted(out, *rest)
+        assert [o.tag for o in out[:3]] == ["read"] * 3
+        assert (out[3].owner, out[3].sticker, out[3].tag) == (None, None, "unreadable"), paint
+
+    for print_like in ((60.0, 24.0, 35.0), (48.0, 22.0, 32.0)):
+        out, *rest = _painted_frame(identifier, pattern, print_like)
+        identifier._drop_painted(out, *rest)
+        assert out[3].owner == "p1" and out[3].tag == "read", print_like
+
+    out, *rest = _painted_frame(identifier, pattern, PRINTED_ORANGE, with_reference=False)
+    identifier._drop_painted(out, *rest)
+    assert out[0].owner is None
+
+
+@pytest.mark.parametrize("pattern", range(tags.IDS_PER_PLAYER))
+def test_a_figure_in_its_owners_colour_over_its_own_sticker_keeps_it(identifier, pattern):
+    """A figure wearing its owner's colour over its owner's sticker: the printed colour
+    wedges fill the owner's band, dark or not (a shadow), and the reading stands."""
+    from vision.detect.votes import Identity
+
+    tag_id = tags.player_ids(0).start + pattern
+    dense = ring(identifier, tag_id)[None]
+    lab = np.zeros((*dense.shape, 3), np.float32)
+    lab[:] = (40.0, 10.0, 15.0)  # in the figure's shadow: darker and duller, still print
+    out = [Identity("p1", 1.0, tag_id, "read", 1.0)]
+    radii = np.array(RADII)
+    band = ((radii >= 0.78) & (radii <= 0.93))[None]
+    identifier._drop_painted(out, lab, dense, np.full((1, 36), 1, np.int8),
+                             np.ones((1, 1), np.float32), band)
+    assert out[0].tag == "read" and out[0].sticker == tag_id

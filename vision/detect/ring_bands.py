@@ -32,6 +32,9 @@ EDGE_LEAST, EDGE_TYPICAL = 0.8, 0.975
 # beside a blue one set the blue one's owner band on the orange, seen once sampling
 # moved to the bases' tops) or a figure's paint beyond it.
 EDGE_MOST = 1.1
+# The part of the sticker whose symbols say how a pattern is turned: from inside its
+# coded annulus (``tags.INNER``, 0.45) to clear of its blurred edge (shares of the edge).
+CODED_BAND = (0.5, 0.95)
 
 
 def colour_wedges(dense: np.ndarray, band: np.ndarray, cls: int) -> np.ndarray:
@@ -77,3 +80,16 @@ def edges(dense: np.ndarray) -> np.ndarray:
     edge = np.where(cmax > 0, _RADII[last] + 0.025, float(RADII[-1]))
     edge = np.where(edge < EDGE_LEAST, EDGE_TYPICAL, np.minimum(edge, EDGE_MOST))
     return edge[:, None]
+
+
+def colour_angles(votes: np.ndarray, pattern: int) -> np.ndarray:
+    """Which of the ring's ``ANGLES`` samples fall in ``pattern``'s colour wedges, the
+    pattern turned to fit the ring's ink and accents best (``votes``: angles, symbols,
+    the samples of each symbol; the colour column is not used). Ink and accents print
+    the same on every player's stickers, so the turn does not depend on whose colour,
+    or whose figure's paint, lies on the ring."""
+    ink_accents = np.array(votes, np.float32)
+    ink_accents[:, tags.COLOUR] = 0.0
+    rows = tags.templates(ANGLES)[pattern * ANGLES:(pattern + 1) * ANGLES]
+    turn = int(np.argmax(rows @ ink_accents.reshape(-1)))
+    return rows[turn].reshape(ANGLES, tags.SYMBOLS)[:, tags.COLOUR] > 0

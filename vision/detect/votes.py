@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import tags
 from ..config import VisionConfig
-from .ring_bands import ANGLES, OWNER_BAND, RADII, edges
+from .ring_bands import ANGLES, OWNER_BAND, RADII, colour_angles, edges
 
 _RADII = np.array(RADII, np.float32)
 
@@ -205,11 +205,7 @@ class VoteDecoder:
         the accents (the same on every player's stickers), and a player's colour fits
         when its samples lie in the colour wedges, not across the others as a figure's
         do. None unless exactly one player's colour fits."""
-        ink_accents = votes[0].copy()
-        ink_accents[:, tags.COLOUR] = 0.0
-        rows = tags.templates(ANGLES)[pattern * ANGLES:(pattern + 1) * ANGLES]
-        turn = int(np.argmax(rows @ ink_accents.reshape(-1)))
-        colour_at = rows[turn].reshape(ANGLES, tags.SYMBOLS)[:, tags.COLOUR] > 0
+        colour_at = colour_angles(votes[0], pattern)
         fitting = []
         for q, seen in enumerate(votes[:, :, tags.COLOUR]):
             inside, outside = float(seen[colour_at].sum()), float(seen[~colour_at].sum())

@@ -303,11 +303,12 @@ class Identifier:
         or too few samples of the colour on the ring itself, the fill decides alone.
 
         Measured on held-out renders with figures (1080p seeds 2-3, 720p seed 3, and
-        seed 3's copper figure streamed at MJPEG 75 and 90): every reading that both
-        tests would drop was that copper figure over a blue sticker (chroma 0.48-0.68
-        of the print's, in 17 of 40 frames); of right readings with a figure wearing
-        their owner's colour and the colour wedges part filled, none was duller than
-        0.77 of the print where the colour showed in 8 samples or more."""
+        seed 3's copper figure streamed at MJPEG 75 and 90), it drops that copper
+        figure over a blue sticker in the 17 of 40 frames that read it wrong (chroma
+        0.48-0.68 of the print's; one frame on the fill alone, 7 samples), and three
+        right readings of one base in the stream at 90, its colour in 4-5 samples. No
+        right reading in a single frame: under figures wearing their owner's colour,
+        with the colour wedges part filled, none was duller than 0.77 of the print."""
         cfg = self.cfg
         coded = (CODED_BAND[0] * edge <= _RADII) & (CODED_BAND[1] * edge >= _RADII)
         symbols = [self.symbol_class[s] for s in (tags.INK, tags.ACCENT, tags.ACCENT2)]

@@ -11,6 +11,7 @@ from vision.detect.identify import Identifier
 from vision.detect.ring_bands import ANGLES, RADII, colour_in_view, edges
 from vision.detect.sampling import ring_samples
 from vision.detect.view import on_top, view_weights
+from vision.detect.votes import Identity
 
 OTHER = -1
 
@@ -258,8 +259,6 @@ def _painted_frame(identifier, pattern, paint_lab, with_reference=True):
     blue's sticker of ``pattern`` under a figure in orange whose paint covers half of
     each colour wedge's samples (the other half blurred to neither colour), its middle
     orange, read by both decoders as orange's sticker of the same pattern."""
-    from vision.detect.votes import Identity
-
     p1, p2 = tags.player_ids(0), tags.player_ids(1)
     rings, out, colours, centres = [], [], [], []
     if with_reference:
@@ -313,8 +312,6 @@ def test_a_figures_paint_over_the_colour_wedges_is_not_an_owner(identifier, patt
 def test_a_figure_in_its_owners_colour_over_its_own_sticker_keeps_it(identifier, pattern):
     """A figure wearing its owner's colour over its owner's sticker: the printed colour
     wedges fill the owner's band, dark or not (a shadow), and the reading stands."""
-    from vision.detect.votes import Identity
-
     tag_id = tags.player_ids(0).start + pattern
     dense = ring(identifier, tag_id)[None]
     lab = np.zeros((*dense.shape, 3), np.float32)

@@ -30,13 +30,12 @@ from .ring_bands import (
     colour_arc,
     colour_in_view,
     edges,
+    radii_within,
 )
 from .ring_fit import Fits, RingFitter, direction, lab_of, rivals_beat
 from .sampling import marker_points, pixel_radii, ring_grid, ring_samples, seen_at
 from .view import on_top, view_weights
 from .votes import Identity, VoteDecoder
-
-_RADII = np.array(RADII, np.float32)
 
 
 class Identifier:
@@ -176,7 +175,7 @@ class Identifier:
                             0, 1)[:, None]
             fine_lo, fine_hi = self.cfg.fit_band_fine
             lo, hi = lo + share * (fine_lo - lo), hi + share * (fine_hi - hi)
-        return (lo * edge <= _RADII) & (hi * edge >= _RADII)
+        return radii_within(lo, hi, edge)
 
     def _refit(self, samples: np.ndarray, dense: np.ndarray, first: list[Identity],
                seen: np.ndarray | None = None, pixels: np.ndarray | None = None,
@@ -188,7 +187,6 @@ class Identifier:
         the fit contradicts is dropped (two decoders that disagree: not guessed); a
         "plain" ring whose band shows a printed pattern is unreadable, not plain."""
         edge = edges(dense)
-        radii = _RADII
         band = self.fit_band(edge, pixels)
         lab = lab_of(samples)
         x = (lab * band[:, :, None, None]).sum(axis=1) / np.maximum(
@@ -200,7 +198,7 @@ class Identifier:
         # a blue sticker whose blue came out purple).
         alike = fits if seen is None else self.fitter.fit(x)
         small = None if pixels is None else np.asarray(pixels) < self.cfg.fit_contested_px
-        outer_band = (radii >= OWNER_BAND[0] * edge) & (radii <= OWNER_BAND[1] * edge)
+        outer_band = radii_within(*OWNER_BAND, edge)
         out = []
         for k, ident in enumerate(first):
             if ident.owner is None:
@@ -310,7 +308,7 @@ class Identifier:
         right reading in a single frame: under figures wearing their owner's colour,
         with the colour wedges part filled, none was duller than 0.77 of the print."""
         cfg = self.cfg
-        coded = (CODED_BAND[0] * edge <= _RADII) & (CODED_BAND[1] * edge >= _RADII)
+        coded = radii_within(*CODED_BAND, edge)
         symbols = [self.symbol_class[s] for s in (tags.INK, tags.ACCENT, tags.ACCENT2)]
         printed: dict[int, list[np.ndarray]] = {}
         suspects = []

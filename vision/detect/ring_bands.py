@@ -13,7 +13,7 @@ ANGLES = 60  # samples around the ring (6 per wedge)
 # Radii sampled, as fractions of the estimated radius: wide enough to find the sticker's
 # true edge (where the owner colour stops), fine enough to read the wedges inside it.
 RADII = tuple(np.round(np.arange(0.5, 1.251, 0.05), 3))
-_RADII = np.array(RADII, np.float32)
+RADII_SHARES = np.array(RADII, np.float32)  # the same, as an array
 # The owner is judged by the colour in this band (shares of the sticker's edge): the
 # outermost wedges, less often hidden by the figure, clear of the blurred edge.
 OWNER_BAND = (0.78, 0.93)
@@ -35,6 +35,14 @@ EDGE_MOST = 1.1
 # The part of the sticker whose symbols say how a pattern is turned: from inside its
 # coded annulus (``tags.INNER``, 0.45) to clear of its blurred edge (shares of the edge).
 CODED_BAND = (0.5, 0.95)
+
+
+def radii_within(lo: float | np.ndarray, hi: float | np.ndarray,
+                 edge: np.ndarray) -> np.ndarray:
+    """(rings, radii): which sampled radii lie from ``lo`` to ``hi`` shares of each
+    ring's sticker edge (``edges``: rings, 1); ``lo`` and ``hi`` are numbers, or one
+    per ring (rings, 1)."""
+    return (lo * edge <= RADII_SHARES) & (hi * edge >= RADII_SHARES)
 
 
 def colour_wedges(dense: np.ndarray, band: np.ndarray, cls: int) -> np.ndarray:
@@ -77,7 +85,7 @@ def edges(dense: np.ndarray) -> np.ndarray:
     cmax = colored.max(axis=1)
     strong = colored >= 0.5 * cmax[:, None]
     last = len(RADII) - 1 - np.argmax(strong[:, ::-1], axis=1)
-    edge = np.where(cmax > 0, _RADII[last] + 0.025, float(RADII[-1]))
+    edge = np.where(cmax > 0, RADII_SHARES[last] + 0.025, float(RADII[-1]))
     edge = np.where(edge < EDGE_LEAST, EDGE_TYPICAL, np.minimum(edge, EDGE_MOST))
     return edge[:, None]
 

@@ -21,9 +21,7 @@ import numpy as np
 
 from .. import tags
 from ..config import VisionConfig
-from .ring_bands import ANGLES, OWNER_BAND, RADII, colour_angles, edges
-
-_RADII = np.array(RADII, np.float32)
+from .ring_bands import ANGLES, OWNER_BAND, RADII_SHARES, colour_angles, edges, radii_within
 
 
 @dataclass
@@ -61,7 +59,7 @@ class VoteDecoder:
         # Figures stand in the middle and hide the tag from the inside out, so the outer
         # band is believed first; the inner band only speaks where the outer is hidden
         # and does not contradict it.
-        band = (OWNER_BAND[0] * edge <= _RADII) & (OWNER_BAND[1] * edge >= _RADII)
+        band = radii_within(*OWNER_BAND, edge)
         band[~band.any(axis=1)] = True
         # A player's colour where a figure is expected to stand (``seen``) is as likely
         # the figure's paint: it counts for as little as the view believes it.
@@ -76,8 +74,8 @@ class VoteDecoder:
         # Soft decoding: every classified sample votes, outer ones (less often hidden by
         # the figure) with more weight; the codeword and rotation that explain the votes
         # best win, if they beat every other codeword by a clear margin.
-        weights = np.clip((_RADII / edge - 0.5) * 2.5, 0.0, 1.0)
-        weights[0.95 * edge < _RADII] = 0.0  # the blurred edge itself
+        weights = np.clip((RADII_SHARES / edge - 0.5) * 2.5, 0.0, 1.0)
+        weights[0.95 * edge < RADII_SHARES] = 0.0  # the blurred edge itself
         mine = (best + 1)[:, None, None]
         shared = [self.symbol_class[s] for s in range(1, tags.SYMBOLS)]  # ink, accents
 
@@ -104,7 +102,7 @@ class VoteDecoder:
         # these decodings count only the outer samples, the least often hidden.
         decided = sure.copy()  # read at first, or by a decoding with wedges hidden
         unsure = np.flatnonzero(has_owner & ~plain & ~sure)
-        outer = np.where(self.cfg.hidden_inner * edge <= _RADII, weights, 0.0)
+        outer = np.where(self.cfg.hidden_inner * edge <= RADII_SHARES, weights, 0.0)
         if len(unsure):
             got, p2, l2, a2 = self._decode_hiding(tally(unsure, outer), hidden)
             done = unsure[got]

@@ -8,7 +8,14 @@ import pytest
 from vision import tags
 from vision.config import VisionConfig
 from vision.detect.identify import Identifier
-from vision.detect.ring_bands import ANGLES, RADII, colour_in_view, edges
+from vision.detect.ring_bands import (
+    ANGLES,
+    OWNER_BAND,
+    RADII,
+    colour_in_view,
+    edges,
+    radii_within,
+)
 from vision.detect.sampling import ring_samples
 from vision.detect.view import on_top, view_weights
 from vision.detect.votes import Identity
@@ -233,7 +240,7 @@ def test_an_unread_ring_is_not_given_to_its_figures_colour(identifier, owner):
     in its outer band, is nobody's. A figure in its owner's colour over its owner's
     sticker, with no other colour showing, keeps the owner."""
     other = 1 - owner
-    band = (np.array(RADII) >= 0.78) & (np.array(RADII) <= 0.93)
+    band = radii_within(*OWNER_BAND, np.ones((1, 1)))[0]  # a sticker's edge where found
     centre = np.full(36, other + 1, np.int8)  # the figure's paint over the middle
     for k in range(tags.IDS_PER_PLAYER):
         tag_id = tags.player_ids(owner).start + k
@@ -279,8 +286,7 @@ def _painted_frame(identifier, pattern, paint_lab, with_reference=True):
     lab = np.zeros((*dense.shape, 3), np.float32)
     lab[:] = np.array(colours, np.float32)[:, None, None, :]
     edge = np.ones((len(dense), 1), np.float32)
-    radii = np.array(RADII)
-    band = np.tile((radii >= 0.78) & (radii <= 0.93), (len(dense), 1))
+    band = radii_within(*OWNER_BAND, edge)
     return out, lab, dense, np.array(centres), edge, band
 
 
@@ -317,8 +323,7 @@ def test_a_figure_in_its_owners_colour_over_its_own_sticker_keeps_it(identifier,
     lab = np.zeros((*dense.shape, 3), np.float32)
     lab[:] = (40.0, 10.0, 15.0)  # in the figure's shadow: darker and duller, still print
     out = [Identity("p1", 1.0, tag_id, "read", 1.0)]
-    radii = np.array(RADII)
-    band = ((radii >= 0.78) & (radii <= 0.93))[None]
-    identifier._drop_painted(out, lab, dense, np.full((1, 36), 1, np.int8),
-                             np.ones((1, 1), np.float32), band)
+    edge = np.ones((1, 1), np.float32)
+    identifier._drop_painted(out, lab, dense, np.full((1, 36), 1, np.int8), edge,
+                             radii_within(*OWNER_BAND, edge))
     assert out[0].tag == "read" and out[0].sticker == tag_id

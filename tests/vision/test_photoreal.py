@@ -275,6 +275,23 @@ def test_the_renders_say_how_much_of_each_sticker_the_figures_hide(tmp_path: Pat
     assert sum(v["bases"] for v in by_view.values()) >= 6
 
 
+def test_the_render_cache_tells_stickers_drawn_apart(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache names a job by everything it is drawn from, the pictures too: the same
+    scenes give the same name, and stickers printed with other patterns (the job's
+    text unchanged) another one, so a changed sticker is rendered, not served stale."""
+    scene = spec.random_render_scene(LAYOUT, 77, figures=False, n_bases=3, size=(320, 180))
+    spec.write_job(LAYOUT, [scene], tmp_path / "a")
+    spec.write_job(LAYOUT, [scene], tmp_path / "b")
+    assert frames.job_digest(tmp_path / "a") == frames.job_digest(tmp_path / "b")
+    turned = tuple(word[1:] + word[:1] for word in tags.CODEWORDS)
+    monkeypatch.setattr(tags, "CODEWORDS", turned)
+    spec.write_job(LAYOUT, [scene], tmp_path / "c")
+    assert ((tmp_path / "c" / "job.json").read_bytes() ==
+            (tmp_path / "a" / "job.json").read_bytes())
+    assert frames.job_digest(tmp_path / "c") != frames.job_digest(tmp_path / "a")
+
+
 def test_an_id_pass_that_is_damaged_is_refused_by_name(tmp_path: Path) -> None:
     lin = tmp_path / "scene-1.lin"
     (tmp_path / "scene-1.ids.json").write_text('{"width": 4, "height": 2, '

@@ -67,6 +67,17 @@ def blender() -> str:
     return path
 
 
+def job_digest(folder: Path) -> str:
+    """What names a job in the cache: every file ``write_job`` put in the folder (the
+    job, the printed sheet, each sticker, the truths) and the Blender script. The
+    pictures count as well as the job: a sticker drawn another way (a new code, a new
+    ink) must not be served the renders of the old one."""
+    h = hashlib.sha256(JOB_SCRIPT.read_bytes())
+    for path in sorted(folder.iterdir()):
+        h.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()[:16]
+
+
 def render(layout: Layout, scenes: list[RenderScene], folder: Path | None = None,
            threads: int = 2, timeout: float = 3600.0) -> list[Path]:
     """Each scene's scene-linear render (``.lin``, see ``blender_job.py``). Renders are
@@ -76,9 +87,7 @@ def render(layout: Layout, scenes: list[RenderScene], folder: Path | None = None
         # A folder of this process's own: two runs may write jobs at once.
         probe = Path(tempfile.mkdtemp(prefix="pending-", dir=cache_dir()))
         write_job(layout, scenes, probe, threads)
-        digest = hashlib.sha256((probe / "job.json").read_bytes() +
-                                JOB_SCRIPT.read_bytes()).hexdigest()[:16]
-        folder = cache_dir() / digest
+        folder = cache_dir() / job_digest(probe)
         try:
             probe.rename(folder)
         except OSError:  # rendered before (or being rendered): the job is the same

@@ -179,6 +179,24 @@ class VisionConfig:
     paint_duller: float = 0.72
     paint_reference_rings: int = 3
     paint_samples: int = 8
+    # A ring left unread is read against how the frame's surely read stickers print
+    # (``detect/frame_print.py``): its pattern must cost this much less per angle than
+    # the owner's next (0: off) ...
+    print_lead: float = 0.2
+    # ... and where the colour votes gave it no owner, its owner this much less than
+    # any other player's sticker; chosen on held-out renders with figures (1080p seed
+    # 1, MJPEG 75-95: 528 stickers, identity 0.809 -> 0.979, no wrong id or owner; at
+    # 0.1 two wrong owners)
+    print_owner_lead: float = 0.2
+    # ... on frames whose stickers measure this many pixels in radius or more (their
+    # median: 720p 8-10 on the renders, 1080p 12-15), each at least ``print_min_px``
+    print_frame_px: float = 11.0
+    print_min_px: float = 10.0
+    print_cap: float = 4.0  # the most an angle costs (squared spreads): paint, glare
+    print_shifts: tuple[float, ...] = (-12.0, -6.0, 0.0, 6.0)  # a ring's lightness (L)
+    print_min_rings: int = 3  # sure readings needed to know the print ...
+    print_memory: int = 48  # ... of the last this many (kept across frames)
+    print_spread_floor: float = 3.0  # no symbol's spread is taken under this (Lab)
     min_owner_evidence: float = 0.4  # owner confidence under which a ring with no id
     # read gets no owner (on rendered frames: 10 right owners of 1,551 lost, and a
     # wrong one on a wooden board, washed-out stickers, at 0.36)

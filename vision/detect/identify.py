@@ -18,6 +18,7 @@ import numpy as np
 from .. import tags
 from ..config import VisionConfig
 from ..layout import Layout
+from .frame_print import FramePrint, PrintReader
 from .pose import camera_over_board
 from .ring_bands import (
     ANGLES,
@@ -64,6 +65,11 @@ class Identifier:
                                  ANGLES, config.fit_lead, config.fit_explained,
                                  config.fit_clean_lead, config.fit_clean_explained)
         self.votes = VoteDecoder(config, self.players, self.symbol_class)
+        # How the stickers print in this camera's frames, from the rings read surely
+        # (``frame_print.py``): kept for the Identifier's life, one camera's frames.
+        self.print = FramePrint(len(self.players), config.print_memory,
+                                config.print_min_rings, config.print_spread_floor)
+        self.print_reader = PrintReader(ANGLES, config.print_cap, tuple(config.print_shifts))
         self.white_mm = marker_points(layout)
         self.unit = ring_grid(RADII, ANGLES)
         self.centre_unit = ring_grid(CENTRE_RADII, CENTRE_ANGLES)
@@ -282,7 +288,53 @@ class Identifier:
                 out[-1] = Identity(None, 0.0, None, "unreadable", 0.0)
         if centre is not None:
             self._drop_painted(out, lab, dense, centre, edge, outer_band)
+        if self.cfg.print_lead > 0:
+            self._read_by_print(out, x, seen, pixels, centre)
         return out
+
+    def _read_by_print(self, out: list[Identity], x: np.ndarray, seen: np.ndarray | None,
+                       pixels: np.ndarray | None, centre: np.ndarray | None) -> None:
+        """The rings read surely teach the print (``frame_print.FramePrint``); the
+        stickers left unread are then read against it (in place), where the print's
+        pattern leads by ``print_lead`` and its owner is the colour votes' or, where
+        they gave none, leads by ``print_owner_lead`` and is not the colour the
+        sticker's middle wears (``owner_figure_share``: a figure in that colour over
+        another player's sticker). Only on frames whose stickers are
+        ``print_frame_px`` in radius or more (their median) and on stickers of
+        ``print_min_px``: at 720p (medians 8-10 px on the renders, 1080p 12-15) the
+        print is known too loosely to tell a figure's green paint from the green
+        accent, and it read wrong ids. A plain ring ("none": no ink or accent seen) is
+        left as it is: its colour alone favours the patterns with the most colour
+        wedges."""
+        cfg = self.cfg
+        for k, ident in enumerate(out):
+            if ident.tag == "read" and ident.owner is not None and ident.sticker is not None:
+                q = self.players.index(ident.owner)
+                self.print.learn(x[k], q, ident.sticker - tags.player_ids(q).start)
+        found = self.print.current()
+        if found is None or (pixels is not None and len(pixels) and
+                             float(np.median(pixels)) < cfg.print_frame_px):
+            return
+        for k, ident in enumerate(out):
+            if ident.tag != "unreadable" or (
+                    pixels is not None and pixels[k] < cfg.print_min_px):
+                continue
+            r = self.print_reader.read(x[k], None if seen is None else seen[k], found)
+            if r.lead < cfg.print_lead:
+                continue
+            owner = self.players[r.owner]
+            if ident.owner is not None:
+                if owner != ident.owner:
+                    continue
+                owner_conf = ident.owner_confidence
+            elif r.owner_lead >= cfg.print_owner_lead and (
+                    centre is None
+                    or (centre[k] == r.owner + 1).mean() < cfg.owner_figure_share):
+                owner_conf = round(min(1.0, r.owner_lead / (2 * cfg.print_owner_lead)), 3)
+            else:
+                continue
+            out[k] = Identity(owner, owner_conf, tags.player_ids(r.owner).start + r.pattern,
+                              "read", round(min(1.0, r.lead / (2 * cfg.print_lead)), 3))
 
     def _drop_painted(self, out: list[Identity], lab: np.ndarray, dense: np.ndarray,
                       centre: np.ndarray, edge: np.ndarray, band: np.ndarray) -> None:

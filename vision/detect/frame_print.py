@@ -1,0 +1,167 @@
+"""Reading a figure-covered sticker by how this frame's print looks (issue #17).
+
+The ring fit (``ring_fit.py``) learns each symbol's colour from the ring it reads: four
+free colours a ring. Under a figure, with two or three wedges hidden and others in its
+shadow, a wrong pattern can then explain what is left as well as the right one: on the
+held-out renders at 1080p (seed 1, MJPEG 75-95) the fit's best pattern was the true one
+on 0.84 of figure-covered stickers, and it leads clearly on fewer.
+
+Yet every sticker in a frame came out of one printer, lies under one light and is
+filmed by one camera. The stickers both decoders read surely therefore tell what ink,
+the green, the magenta and each player's colour look like in this very frame: the
+*print* (``FramePrint``), each symbol's median colour over those readings and how far
+its samples stray from it. A ring left unread is then scored against the print instead
+of against colours of its own (``PrintReader.read``): each angle costs its distance from
+the colour the pattern puts there, in units of that symbol's spread, capped (a figure's
+paint far from every symbol costs every pattern alike), with one lightness shift for the
+whole ring (a figure's shadow darkens all its symbols). On the same stickers the print's
+best pattern was the true one on 0.99.
+
+A reading by the print needs its pattern to cost clearly less than any other pattern of
+the same owner (``print_lead``), and its owner either to be the owner the colour votes
+gave or, where the ring has none, to cost clearly less than any other player's sticker
+(``print_owner_lead``); and the sticker must be large enough in the picture
+(``print_min_px``). Without enough sure readings to know the print
+(``print_min_rings``, with every player's colour among them), nothing is read this way.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .. import tags
+from .ring_fit import _weights
+
+
+@lru_cache(maxsize=4)
+def _one_hot(angles: int) -> np.ndarray:
+    """(patterns, turns, angles, symbols): 1 where a pattern turned by that many samples
+    shows that symbol at that angle (``tags.templates``' rows, as 0 and 1)."""
+    rows = tags.templates(angles) > 0
+    return rows.reshape(len(tags.CODEWORDS), angles, angles, tags.SYMBOLS).astype(np.float32)
+
+
+@lru_cache(maxsize=4)
+def _inner(angles: int) -> np.ndarray:
+    """(turns, angles): True at the samples inside a wedge's borders, per turn (blur
+    mixes two symbols at a wedge's first and last sample)."""
+    per = angles // tags.SECTORS
+    pos = (np.arange(angles)[None, :] - np.arange(angles)[:, None]) % per
+    return (pos != 0) & (pos != per - 1)
+
+
+def turn_of(x: np.ndarray, pattern: int) -> int:
+    """How far ``pattern`` is turned on a ring whose angle means are ``x`` (angles, 3):
+    the turn whose symbols' samples stray least from their own means."""
+    hot = _one_hot(len(x))[pattern]  # (turns, angles, symbols)
+    sums = np.einsum("tas,ac->tsc", hot, x)
+    counts = np.maximum(hot.sum(axis=1), 1.0)  # (turns, symbols)
+    explained = (np.einsum("tsc,tsc->ts", sums, sums) / counts).sum(axis=1)
+    return int(explained.argmax())  # least error: the total sum of squares is the same
+
+
+@dataclass(frozen=True)
+class Print:
+    """How each symbol looks in the frames: ``colour[s]``/``spread[s]`` (Lab) for the
+    symbols ink, accent and accent2 (by their ``tags`` numbers) and for each player's
+    colour (``owners[q]``), the spread floored (``floor``)."""
+
+    colour: dict[int, np.ndarray]
+    spread: dict[int, np.ndarray]
+    owners: list[tuple[np.ndarray, np.ndarray] | None]  # per player: (colour, spread)
+
+
+class FramePrint:
+    """The samples of the last ``memory`` surely read rings, per symbol: the print is
+    their median and spread (``current``). Kept across frames, since a stream redoes
+    only the rings that changed, and a few rings of a frame tell little."""
+
+    def __init__(self, players: int, memory: int, min_rings: int, floor: float) -> None:
+        self.players = players
+        self.min_rings = min_rings
+        self.floor = floor
+        self._rings: deque[tuple[int, dict[int, np.ndarray]]] = deque(maxlen=memory)
+
+    def learn(self, x: np.ndarray, owner: int, pattern: int) -> None:
+        """A surely read ring (angle means ``x``: angles, 3, Lab), its owner's index and
+        pattern: its samples inside each wedge, per symbol."""
+        turn = turn_of(x, pattern)
+        hot = _one_hot(len(x))[pattern, turn] > 0  # (angles, symbols)
+        inner = _inner(len(x))[turn]
+        self._rings.append((owner, {s: x[hot[:, s] & inner] for s in range(tags.SYMBOLS)}))
+
+    def current(self) -> Print | None:
+        """The print as the remembered rings show it; None with fewer than
+        ``min_rings`` of them, or no ring of some player."""
+        if len(self._rings) < self.min_rings:
+            return None
+        colour, spread = {}, {}
+        for s in (tags.INK, tags.ACCENT, tags.ACCENT2):
+            colour[s], spread[s] = self._summary([r[s] for _, r in self._rings])
+        owners: list[tuple[np.ndarray, np.ndarray] | None] = []
+        for q in range(self.players):
+            mine = [r[tags.COLOUR] for o, r in self._rings if o == q]
+            owners.append(self._summary(mine) if mine else None)
+        if any(o is None for o in owners):
+            return None
+        return Print(colour, spread, owners)
+
+    def _summary(self, parts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The median over the rings of each ring's median colour of a symbol, and the
+        root mean square distance of all its samples from that, per channel (floored)."""
+        parts = [p for p in parts if len(p)]
+        centre = np.median(np.array([np.median(p, axis=0) for p in parts]), axis=0)
+        rms = np.sqrt(((np.concatenate(parts) - centre) ** 2).mean(axis=0))
+        return centre, np.maximum(rms, self.floor)
+
+
+@dataclass(frozen=True)
+class PrintReading:
+    owner: int  # the player whose sticker it fits best
+    pattern: int
+    lead: float  # the next pattern's cost (same owner) minus the best's, per angle
+    owner_lead: float  # the best other player's cost minus the best's, per angle
+
+
+class PrintReader:
+    def __init__(self, angles: int, cap: float, shifts: tuple[float, ...]) -> None:
+        """``cap``: the most an angle can cost (in squared spreads, per channel);
+        ``shifts``: the lightness shifts (Lab L) a ring is tried at."""
+        self.angles = angles
+        self.cap = cap
+        self.shifts = shifts
+        w = _weights(angles)  # (hypotheses, angles, symbols), wedge borders a third
+        self._w = np.ascontiguousarray(w.reshape(len(w), -1))
+        self._w_angle = np.ascontiguousarray(w.sum(axis=2))  # (hypotheses, angles)
+
+    def read(self, x: np.ndarray, seen: np.ndarray | None, found: Print) -> PrintReading:
+        """Ring ``x`` (angles, 3: Lab means) read against the print ``found``, each angle
+        weighed by ``seen`` (how much the view believes it; None: alike)."""
+        seen = np.ones(self.angles, np.float32) if seen is None else seen
+        weight = self._w_angle @ seen  # (hypotheses,)
+        costs = []  # per player: (patterns,), the least over turns and shifts
+        for owner in found.owners:
+            assert owner is not None
+            keys = (tags.COLOUR, tags.INK, tags.ACCENT, tags.ACCENT2)
+            colour = np.stack([owner[0] if s == tags.COLOUR else found.colour[s]
+                               for s in keys])
+            spread = np.stack([owner[1] if s == tags.COLOUR else found.spread[s]
+                               for s in keys])
+            least = None
+            for shift in self.shifts:
+                moved = x + np.array([shift, 0.0, 0.0], np.float32)
+                d = (((moved[:, None, :] - colour[None]) / spread[None]) ** 2).mean(axis=2)
+                d = np.minimum(d, self.cap) * seen[:, None]  # (angles, symbols)
+                per = (self._w @ d.reshape(-1)) / np.maximum(weight, 1e-6)
+                least = per if least is None else np.minimum(least, per)
+            costs.append(least.reshape(len(tags.CODEWORDS), self.angles).min(axis=1))
+        best = [c.min() for c in costs]
+        owner = int(np.argmin(best))
+        mine = np.sort(costs[owner])
+        others = [b for q, b in enumerate(best) if q != owner]
+        return PrintReading(owner, int(costs[owner].argmin()), float(mine[1] - mine[0]),
+                            float(min(others) - best[owner]) if others else float("inf"))

@@ -320,7 +320,7 @@ class Identifier:
                     pixels is not None and pixels[k] < cfg.print_min_px):
                 continue
             r = self.print_reader.read(x[k], None if seen is None else seen[k], found)
-            if r.lead < cfg.print_lead:
+            if r.lead < cfg.print_lead or not r.whole:
                 continue
             owner = self.players[r.owner]
             if ident.owner is not None:

@@ -185,13 +185,15 @@ class VisionConfig:
     print_lead: float = 0.2
     # ... and where the colour votes gave it no owner, its owner this much less than
     # any other player's sticker; chosen on held-out renders with figures (1080p seed
-    # 1, MJPEG 75-95: 528 stickers, identity 0.809 -> 0.979, no wrong id or owner; at
+    # 1, MJPEG 75-95: 528 stickers, identity 0.809 -> 0.960, no wrong id or owner; at
     # 0.1 two wrong owners)
     print_owner_lead: float = 0.2
     # ... on frames whose stickers measure this many pixels in radius or more (their
-    # median: 720p 8-10 on the renders, 1080p 12-15), each at least ``print_min_px``
+    # median: 720p 8-10 on the renders, 1080p 12-15); on smaller ones the pattern must
+    # lead by ``print_small_lead`` (720p, seeds 1 and 3 and the committed frames: wrong
+    # readings led by up to 0.39)
     print_frame_px: float = 11.0
-    print_min_px: float = 10.0
+    print_small_lead: float = 0.5
     print_cap: float = 4.0  # the most an angle costs (squared spreads): paint, glare
     print_shifts: tuple[float, ...] = (-12.0, -6.0, 0.0, 6.0)  # a ring's lightness (L)
     print_min_rings: int = 3  # sure readings needed to know the print ...

@@ -20,8 +20,8 @@ best pattern was the true one on 0.99.
 A reading by the print needs its pattern to cost clearly less than any other pattern of
 the same owner (``print_lead``), and its owner either to be the owner the colour votes
 gave or, where the ring has none, to cost clearly less than any other player's sticker
-(``print_owner_lead``); and the sticker must be large enough in the picture
-(``print_min_px``). Without enough sure readings to know the print
+(``print_owner_lead``); where the frame's stickers are small in the picture (720p) the
+pattern must lead by more (``print_small_lead``). Without enough sure readings to know the print
 (``print_min_rings``, with every player's colour among them), nothing is read this way.
 """
 
@@ -57,13 +57,21 @@ def _inner(angles: int) -> np.ndarray:
     return (pos != 0) & (pos != per - 1)
 
 
+@lru_cache(maxsize=64)
+def _by_turn(angles: int, pattern: int) -> tuple[np.ndarray, np.ndarray]:
+    """``pattern``'s one-hot rows as one matrix (turns x symbols, angles), and how many
+    samples each (turn, symbol) has: one product sums every symbol at every turn."""
+    hot = _one_hot(angles)[pattern].transpose(0, 2, 1)  # (turns, symbols, angles)
+    return (np.ascontiguousarray(hot.reshape(-1, angles)),
+            np.maximum(hot.sum(axis=2), 1.0))
+
+
 def turn_of(x: np.ndarray, pattern: int) -> int:
     """How far ``pattern`` is turned on a ring whose angle means are ``x`` (angles, 3):
     the turn whose symbols' samples stray least from their own means."""
-    hot = _one_hot(len(x))[pattern]  # (turns, angles, symbols)
-    sums = np.einsum("tas,ac->tsc", hot, x)
-    counts = np.maximum(hot.sum(axis=1), 1.0)  # (turns, symbols)
-    explained = (np.einsum("tsc,tsc->ts", sums, sums) / counts).sum(axis=1)
+    rows, counts = _by_turn(len(x), pattern)
+    sums = (rows @ x).reshape(counts.shape[0], tags.SYMBOLS, -1)  # (turns, symbols, 3)
+    explained = ((sums * sums).sum(axis=2) / counts).sum(axis=1)
     return int(explained.argmax())  # least error: the total sum of squares is the same
 
 
@@ -79,47 +87,84 @@ class Print:
 
 
 class FramePrint:
-    """The samples of the last ``memory`` surely read rings, per symbol: the print is
-    their median and spread (``current``). Kept across frames, since a stream redoes
-    only the rings that changed, and a few rings of a frame tell little."""
+    """What the last ``memory`` surely read rings showed of each symbol: the print is
+    the median of their colours and the spread of their samples (``current``). Kept
+    across frames, since a stream redoes only the rings that changed, and a few rings
+    of a frame tell little."""
 
     def __init__(self, players: int, memory: int, min_rings: int, floor: float) -> None:
         self.players = players
         self.min_rings = min_rings
         self.floor = floor
-        self._rings: deque[tuple[int, dict[int, np.ndarray]]] = deque(maxlen=memory)
+        # Per ring: its owner, and per symbol (rows in ``tags`` order) the median of its
+        # samples inside the wedges, their count, sum and sum of squares (per channel).
+        self._rings: deque[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = \
+            deque(maxlen=memory)
+        self._found: Print | None = None
+        self._stale = True
 
     def learn(self, x: np.ndarray, owner: int, pattern: int) -> None:
         """A surely read ring (angle means ``x``: angles, 3, Lab), its owner's index and
-        pattern: its samples inside each wedge, per symbol."""
+        pattern."""
         turn = turn_of(x, pattern)
         hot = _one_hot(len(x))[pattern, turn] > 0  # (angles, symbols)
         inner = _inner(len(x))[turn]
-        self._rings.append((owner, {s: x[hot[:, s] & inner] for s in range(tags.SYMBOLS)}))
+        median = np.zeros((tags.SYMBOLS, 3), np.float64)
+        count = np.zeros(tags.SYMBOLS)
+        total = np.zeros((tags.SYMBOLS, 3))
+        squares = np.zeros((tags.SYMBOLS, 3))
+        for s in range(tags.SYMBOLS):
+            part = x[hot[:, s] & inner].astype(np.float64)
+            if len(part):
+                median[s] = np.median(part, axis=0)
+                count[s] = len(part)
+                total[s] = part.sum(axis=0)
+                squares[s] = (part * part).sum(axis=0)
+        self._rings.append((owner, median, count, total, squares))
+        self._stale = True
 
     def current(self) -> Print | None:
         """The print as the remembered rings show it; None with fewer than
         ``min_rings`` of them, or no ring of some player."""
+        if not self._stale:
+            return self._found
+        self._stale = False
+        self._found = None
         if len(self._rings) < self.min_rings:
             return None
+        owners_of = np.array([r[0] for r in self._rings])
+        median, count, total, squares = (np.array([r[k] for r in self._rings])
+                                         for k in (1, 2, 3, 4))
         colour, spread = {}, {}
         for s in (tags.INK, tags.ACCENT, tags.ACCENT2):
-            colour[s], spread[s] = self._summary([r[s] for _, r in self._rings])
+            got = self._summary(median[:, s], count[:, s], total[:, s], squares[:, s])
+            if got is None:
+                return None
+            colour[s], spread[s] = got
         owners: list[tuple[np.ndarray, np.ndarray] | None] = []
         for q in range(self.players):
-            mine = [r[tags.COLOUR] for o, r in self._rings if o == q]
-            owners.append(self._summary(mine) if mine else None)
+            mine = owners_of == q
+            owners.append(self._summary(median[mine, tags.COLOUR], count[mine, tags.COLOUR],
+                                        total[mine, tags.COLOUR], squares[mine, tags.COLOUR]))
         if any(o is None for o in owners):
             return None
-        return Print(colour, spread, owners)
+        self._found = Print(colour, spread, owners)
+        return self._found
 
-    def _summary(self, parts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def _summary(self, median: np.ndarray, count: np.ndarray, total: np.ndarray,
+                 squares: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         """The median over the rings of each ring's median colour of a symbol, and the
-        root mean square distance of all its samples from that, per channel (floored)."""
-        parts = [p for p in parts if len(p)]
-        centre = np.median(np.array([np.median(p, axis=0) for p in parts]), axis=0)
-        rms = np.sqrt(((np.concatenate(parts) - centre) ** 2).mean(axis=0))
-        return centre, np.maximum(rms, self.floor)
+        root mean square distance of all its samples from that, per channel (floored):
+        from the rings' counts, sums and sums of squares."""
+        has = count > 0
+        if not has.any():
+            return None
+        centre = np.median(median[has], axis=0)
+        n = count[has].sum()
+        mean_sq = (squares[has].sum(axis=0) - 2 * centre * total[has].sum(axis=0)) / n \
+            + centre * centre
+        rms = np.sqrt(np.maximum(mean_sq, 0.0))
+        return centre.astype(np.float32), np.maximum(rms, self.floor).astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -140,7 +185,8 @@ class PrintReader:
         self.cap = cap
         self.shifts = shifts
         w = _weights(angles)  # (hypotheses, angles, symbols), wedge borders a third
-        self._w = np.ascontiguousarray(w.reshape(len(w), -1))
+        # (angles x symbols, hypotheses): one product scores every hypothesis
+        self._w_t = np.ascontiguousarray(w.reshape(len(w), -1).T)
         self._w_angle = np.ascontiguousarray(w.sum(axis=2))  # (hypotheses, angles)
 
     def read(self, x: np.ndarray, seen: np.ndarray | None, found: Print) -> PrintReading:
@@ -160,7 +206,7 @@ class PrintReader:
             d = np.minimum((((moved[:, :, None, :] - colour) / spread) ** 2).mean(axis=3),
                            self.cap)  # (shifts, angles, symbols)
             weighed = (d * seen[None, :, None]).reshape(len(self.shifts), -1)
-            hyp = (weighed @ self._w.T) / np.maximum(weight, 1e-6)  # (shifts, hypotheses)
+            hyp = (weighed @ self._w_t) / np.maximum(weight, 1e-6)  # (shifts, hypotheses)
             # A plain ring of the player's colour (no sticker) is one more explanation
             # every reading must beat: under a figure, the patterns with the most
             # colour wedges fit a plain ring best.

@@ -299,28 +299,28 @@ class Identifier:
         pattern leads by ``print_lead`` and its owner is the colour votes' or, where
         they gave none, leads by ``print_owner_lead`` and is not the colour the
         sticker's middle wears (``owner_figure_share``: a figure in that colour over
-        another player's sticker). Only on frames whose stickers are
-        ``print_frame_px`` in radius or more (their median) and on stickers of
-        ``print_min_px``: at 720p (medians 8-10 px on the renders, 1080p 12-15) the
-        print is known too loosely to tell a figure's green paint from the green
-        accent, and it read wrong ids. A plain ring ("none": no ink or accent seen) is
-        left as it is: its colour alone favours the patterns with the most colour
-        wedges."""
+        another player's sticker). On frames whose stickers measure under
+        ``print_frame_px`` in radius (their median: 720p), the print is known more
+        loosely and the pattern must lead by ``print_small_lead``: there a figure's
+        green cloak where the view expected the sticker passed for the green accent at
+        leads of 0.26-0.39. A plain ring ("none": no ink or accent seen) is left as it
+        is: its colour alone favours the patterns with the most colour wedges."""
         cfg = self.cfg
         for k, ident in enumerate(out):
             if ident.tag == "read" and ident.owner is not None and ident.sticker is not None:
                 q = self.players.index(ident.owner)
                 self.print.learn(x[k], q, ident.sticker - tags.player_ids(q).start)
         found = self.print.current()
-        if found is None or (pixels is not None and len(pixels) and
-                             float(np.median(pixels)) < cfg.print_frame_px):
+        if found is None:
             return
+        large = pixels is not None and len(pixels) > 0 and \
+            float(np.median(pixels)) >= cfg.print_frame_px
+        lead = cfg.print_lead if large else cfg.print_small_lead
         for k, ident in enumerate(out):
-            if ident.tag != "unreadable" or (
-                    pixels is not None and pixels[k] < cfg.print_min_px):
+            if ident.tag != "unreadable":
                 continue
             r = self.print_reader.read(x[k], None if seen is None else seen[k], found)
-            if r.lead < cfg.print_lead or not r.whole:
+            if r.lead < lead or not r.whole:
                 continue
             owner = self.players[r.owner]
             if ident.owner is not None:
@@ -334,7 +334,7 @@ class Identifier:
             else:
                 continue
             out[k] = Identity(owner, owner_conf, tags.player_ids(r.owner).start + r.pattern,
-                              "read", round(min(1.0, r.lead / (2 * cfg.print_lead)), 3))
+                              "read", round(min(1.0, r.lead / (2 * lead)), 3))
 
     def _drop_painted(self, out: list[Identity], lab: np.ndarray, dense: np.ndarray,
                       centre: np.ndarray, edge: np.ndarray, band: np.ndarray) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -156,3 +157,17 @@ def test_a_plain_ring_under_a_figure_is_no_sticker(
     x = _painted(lab_of(np.clip(bgr, 0, 255)), start, length, paint)
     r = READER.read(x, None, found)
     assert r.lead < CFG.print_lead or not r.whole
+
+
+def test_many_rings_read_at_once_read_as_one_at_a_time() -> None:
+    found = _learnt().current()
+    assert found is not None
+    x = np.stack([_painted(_ring(p, 3 * p, PLAYERS[p % 2], noise=4.0, seed=p), 7 * p, 12,
+                           FAR_PAINTS[p % 4]) for p in range(16)])
+    seen = np.ones(x.shape[:2], np.float32)
+    seen[::2, 10:25] = 0.1
+    for k, r in enumerate(READER.read_many(x, seen, found)):
+        one = READER.read(x[k], seen[k], found)
+        assert (r.owner, r.pattern, r.whole) == (one.owner, one.pattern, one.whole)
+        assert r.lead == pytest.approx(one.lead, abs=1e-5)
+        assert r.owner_lead == pytest.approx(one.owner_lead, abs=1e-5)

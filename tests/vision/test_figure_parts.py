@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.config import VisionConfig
-from vision.detect.bases import APART, BaseCandidate, BaseFinder, figure_parts
+from vision.detect.bases import APART, BaseCandidate, BaseFinder, crowded, figure_parts
 from vision.layout import game_layout
 
 
@@ -94,3 +94,25 @@ def test_a_disc_smaller_than_any_base_touching_another_is_a_figure_part() -> Non
     # Standing clear of any other, a disc that reads small is a base.
     alone = BaseCandidate(100, 60, 11.2, 11.2)
     assert figure_parts([base, alone], [False, False], smallest=12.5) == [False, False]
+
+
+def test_crowded_names_both_discs_of_a_figure_and_none_side_by_side(
+        finder: BaseFinder) -> None:
+    """``crowded``: the discs whose ring may be sampled over another's sticker (a
+    reading against the frame's print is not believed there, ``pipeline``): both the
+    base and the head beside it, and no base among bases standing side by side."""
+    base = BaseCandidate(100, 100, 14, 14)
+    head = BaseCandidate(100, 84, 11, 11)
+    far = BaseCandidate(200, 100, 14, 14)
+    assert crowded([base, head, far]) == [True, True, False]
+    assert crowded([base]) == [False]
+    row = finder.find(_mask([(60 + i * 29, 100, 14) for i in range(4)]))
+    assert len(row) == 4 and not any(crowded(row))
+    # the same rule as figure_parts: what it may drop is crowded
+    rnd = random.Random(5)
+    for _ in range(100):
+        cands = [BaseCandidate(rnd.uniform(0, 120), rnd.uniform(0, 120), r, r)
+                 for r in (rnd.uniform(11, 17) for _ in range(rnd.randint(2, 6)))]
+        near = crowded(cands, 12.5)
+        gone = figure_parts(cands, [False] * len(cands), 12.5)
+        assert all(n for n, g in zip(near, gone, strict=True) if g)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from vision import tags
 from vision.config import VisionConfig
 from vision.detect.frame_print import FramePrint, PrintReader, turn_of
-from vision.detect.identify import ANGLES
+from vision.detect.identify import ANGLES, CENTRE_ANGLES, CENTRE_RADII, Identifier, Identity
 from vision.detect.ring_fit import lab_of
 from vision.layout import game_layout
 
@@ -171,3 +171,33 @@ def test_many_rings_read_at_once_read_as_one_at_a_time() -> None:
         assert (r.owner, r.pattern, r.whole) == (one.owner, one.pattern, one.whole)
         assert r.lead == pytest.approx(one.lead, abs=1e-5)
         assert r.owner_lead == pytest.approx(one.owner_lead, abs=1e-5)
+
+
+def _print_pass(ring: np.ndarray, px: float, worn: bool,
+                cfg: VisionConfig = CFG) -> Identity:
+    """``ring`` (no owner from the colour votes) read by an Identifier's print pass
+    after six sure readings, on a frame whose stickers measure ``px`` in radius, the
+    ring's middle all in p1's colour when ``worn`` (a figure painted in it)."""
+    ident = Identifier(LAYOUT, cfg)
+    sure = [_ring(k, 5 * k, PLAYERS[k % 2], 10.0, seed=k) for k in range(6)]
+    out = [Identity(PLAYERS[k % 2], 1.0, tags.player_ids(k % 2).start + k, "read", 1.0)
+           for k in range(6)] + [Identity(None, 0.0, None, "unreadable", 0.0)]
+    centre = np.zeros((7, len(CENTRE_RADII) * CENTRE_ANGLES), np.int8)
+    if worn:
+        centre[6] = PLAYERS.index("p1") + 1
+    ident._read_by_print(out, np.stack([*sure, ring]), None, np.full(7, px), centre)
+    return out[6]
+
+
+def test_a_figure_in_its_owners_colour_is_believed_only_on_large_stickers() -> None:
+    """A sticker of p1's whose figure wears p1's orange: at 1080p (stickers 12-15 px in
+    radius) the print reads it when pattern and owner both lead by ``print_worn_lead``;
+    at 720p (8-10 px) a copper figure over a blue sticker led as much, so the middle's
+    colour forbids the owner there, however clear the ring."""
+    ring = _ring(9, 17, "p1", noise=4.0, seed=21)
+    big = _print_pass(ring, 14.0, worn=True)
+    assert (big.owner, big.sticker, big.tag) == ("p1", 9, "read") and big.by_print
+    assert _print_pass(ring, 9.0, worn=True).tag == "unreadable"
+    assert _print_pass(ring, 9.0, worn=False).sticker == 9  # the same ring, bare
+    strict = VisionConfig(print_worn_lead=50.0)
+    assert _print_pass(ring, 14.0, worn=True, cfg=strict).tag == "unreadable"

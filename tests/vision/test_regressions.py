@@ -39,7 +39,7 @@ def test_the_base_that_went_wrong(by_name: dict[str, frames.Frame], case: dict) 
     x, y = case["base_mm"]
     truth = min(f.scene.bases, key=lambda b: math.hypot(b.x - x, b.y - y))
     assert math.hypot(truth.x - x, truth.y - y) < 2, "the case names no true base"
-    pairs, _extra = match_bases(f.scene.bases, det.bases)
+    pairs, extra = match_bases(f.scene.bases, det.bases)
     seen = {id(b): s for b, s in pairs}[id(truth)]
     what = case["fault"]
     if case["expect"] == "read right":
@@ -55,3 +55,7 @@ def test_the_base_that_went_wrong(by_name: dict[str, frames.Frame], case: dict) 
         if s is not None:
             assert s.owner in (None, b.owner) and (s.tag != "read" or s.sticker == b.tag), \
                 f"another base at ({b.x:.0f}, {b.y:.0f}) read as {s.owner} {s.sticker}"
+    # ... and no disc that is no base (a figure's head, a shadow) is named
+    for s in extra:
+        assert s.owner is None and s.tag != "read", \
+            f"a disc at ({s.x_mm:.0f}, {s.y_mm:.0f}) that is no base read as {s.owner} {s.sticker}"

@@ -222,11 +222,39 @@ def test_the_fit_alone_needs_a_larger_lead_than_two_agreeing_decoders(lead: floa
 
     ident = Identifier(game_layout(), VisionConfig())
     mine, theirs = _fits(True, lead, 1.0), _fits(False, 0.0, np.inf)
-    got = ident._fit_alone([mine, theirs], [mine, theirs], 0)
+    dense = np.zeros((4, 60), np.int8)
+    dense[1, :10] = 1  # ten samples of the first player's colour
+    got = ident._fit_alone([mine, theirs], [mine, theirs], 0, dense)
     if read:
         assert got is not None and got.owner == ident.players[0] and got.sticker == 3
     else:
         assert got is None
+
+
+def test_the_fit_alone_names_no_owner_whose_colour_no_sample_shows() -> None:
+    """The fit asks only which player's colour a ring's is nearer: a violet figure over
+    most of an orange sticker fitted blue's clearly, at a lead over 1, though no sample
+    of the ring passed for blue by hue and a few for orange (held-out 1080p renders,
+    seed 5). So the fit alone names no owner whose colour fewer than
+    ``fit_alone_owner_samples`` of the ring's samples show while as many show
+    another's; a sticker too faded for any colour to show is still read."""
+    from vision.detect.identify import Identifier
+
+    ident = Identifier(game_layout(), VisionConfig())
+    mine, theirs = _fits(True, 1.5, 1.0), _fits(False, 0.0, np.inf)
+    need = VisionConfig().fit_alone_owner_samples
+    dense = np.zeros((4, 60), np.int8)
+    faded = ident._fit_alone([mine, theirs], [mine, theirs], 0, dense)  # no colour
+    assert faded is not None and faded.owner == ident.players[0]
+    dense[2, :need] = 2  # the other player's colour only (the paint)
+    assert ident._fit_alone([mine, theirs], [mine, theirs], 0, dense) is None
+    dense[3, :need] = 1
+    got = ident._fit_alone([mine, theirs], [mine, theirs], 0, dense)
+    assert got is not None and got.owner == ident.players[0]
+    dense[3, need - 1] = 0
+    assert ident._fit_alone([mine, theirs], [mine, theirs], 0, dense) is None
+    dense[2, need - 1] = 0  # a sample or two of each: no evidence either way
+    assert ident._fit_alone([mine, theirs], [mine, theirs], 0, dense) is not None
 
 
 class _StubFitter:

@@ -259,13 +259,7 @@ def figure_parts(cands: list[BaseCandidate], read: list[bool],
     out = [False] * n
     if n < 2:
         return out
-    xy = np.array([(c.x, c.y) for c in cands], np.float64)
-    r = np.array([c.radius for c in cands], np.float64)
-    dist = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(axis=2))
-    reach = r[:, None] + r[None]
-    # close[i, j]: j may be part of i's figure
-    close = (dist < APART * reach) | ((r < smallest)[None, :] & (dist < reach))
-    np.fill_diagonal(close, False)
+    close = _too_close(cands, smallest)
     if not close.any():
         return out
     # (ties, as distance-transform values often are, go by place: the same answer in
@@ -280,3 +274,24 @@ def figure_parts(cands: list[BaseCandidate], read: list[bool],
             if not read[j] and rank[j] < rank[i]:
                 out[int(j)] = True
     return out
+
+
+def crowded(cands: list[BaseCandidate], smallest: float = 0.0) -> list[bool]:
+    """Which candidates lie nearer another than two bases can (``figure_parts``' rule,
+    either way round): a figure's part and the base it stands beside. Such a disc's ring
+    may be sampled over the other's sticker."""
+    if len(cands) < 2:
+        return [False] * len(cands)
+    close = _too_close(cands, smallest)
+    return [bool(v) for v in (close | close.T).any(axis=1)]
+
+
+def _too_close(cands: list[BaseCandidate], smallest: float) -> np.ndarray:
+    """(n, n): [i, j] True where j may be part of i's figure (``figure_parts``)."""
+    xy = np.array([(c.x, c.y) for c in cands], np.float64)
+    r = np.array([c.radius for c in cands], np.float64)
+    dist = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(axis=2))
+    reach = r[:, None] + r[None]
+    close = (dist < APART * reach) | ((r < smallest)[None, :] & (dist < reach))
+    np.fill_diagonal(close, False)
+    return close

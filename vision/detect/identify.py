@@ -208,7 +208,7 @@ class Identifier:
         out = []
         for k, ident in enumerate(first):
             if ident.owner is None:
-                out.append(self._fit_alone(fits, alike, k) or ident)
+                out.append(self._fit_alone(fits, alike, k, dense[k]) or ident)
                 continue
             q = self.players.index(ident.owner)
             mine = fits[q]
@@ -226,7 +226,7 @@ class Identifier:
             if rivals_beat(fits, k, q) or rivals_beat(alike, k, q) or (
                     ident.owner_confidence < self.cfg.min_owner_evidence
                     and not (mine.clear[k] or confirmed)):
-                out.append(self._fit_alone(fits, alike, k)
+                out.append(self._fit_alone(fits, alike, k, dense[k])
                            or Identity(None, 0.0, None, "unreadable", 0.0))
                 continue
             unread = Identity(ident.owner, ident.owner_confidence, None, "unreadable", 0.0)
@@ -299,12 +299,14 @@ class Identifier:
         pattern leads by ``print_lead`` and its owner is the colour votes' or, where
         they gave none, leads by ``print_owner_lead`` and is not the colour the
         sticker's middle wears (``owner_figure_share``: a figure in that colour over
-        another player's sticker). On frames whose stickers measure under
-        ``print_frame_px`` in radius (their median: 720p), the print is known more
-        loosely and the pattern must lead by ``print_small_lead``: there a figure's
-        green cloak where the view expected the sticker passed for the green accent at
-        leads of 0.26-0.39. A plain ring ("none": no ink or accent seen) is left as it
-        is: its colour alone favours the patterns with the most colour wedges."""
+        another player's sticker) unless, on larger stickers, both lead by
+        ``print_worn_lead`` (an orange figure on its own orange sticker). On frames
+        whose stickers measure under ``print_frame_px`` in radius (their median:
+        720p), the print is known more loosely and the pattern must lead by
+        ``print_small_lead``: there a figure's green cloak where the view expected the
+        sticker passed for the green accent at leads of 0.26-0.39. A plain ring
+        ("none": no ink or accent seen) is left as it is: its colour alone favours the
+        patterns with the most colour wedges."""
         cfg = self.cfg
         for k, ident in enumerate(out):
             if ident.tag == "read" and ident.owner is not None and ident.sticker is not None:
@@ -332,12 +334,13 @@ class Identifier:
                 owner_conf = ident.owner_confidence
             elif r.owner_lead >= cfg.print_owner_lead and (
                     centre is None
-                    or (centre[k] == r.owner + 1).mean() < cfg.owner_figure_share):
+                    or (centre[k] == r.owner + 1).mean() < cfg.owner_figure_share
+                    or (large and min(r.lead, r.owner_lead) >= cfg.print_worn_lead)):
                 owner_conf = round(min(1.0, r.owner_lead / (2 * cfg.print_owner_lead)), 3)
             else:
                 continue
             out[k] = Identity(owner, owner_conf, tags.player_ids(r.owner).start + r.pattern,
-                              "read", round(min(1.0, r.lead / (2 * lead)), 3))
+                              "read", round(min(1.0, r.lead / (2 * lead)), 3), by_print=True)
 
     def _drop_painted(self, out: list[Identity], lab: np.ndarray, dense: np.ndarray,
                       centre: np.ndarray, edge: np.ndarray, band: np.ndarray) -> None:
@@ -427,18 +430,28 @@ class Identifier:
         return any(bool((ring == other + 1).any())
                    for other in range(len(self.players)) if other != q)
 
-    def _fit_alone(self, fits: list[Fits], alike: list[Fits], k: int) -> Identity | None:
-        """Ring ``k`` read by the fit alone, when the colour votes named no owner (a
-        washed-out sticker, or a figure's paint splitting them): the one player whose
-        reading is clear and leads by ``fit_alone_lead`` (one decoder alone is asked
-        for more than two that agree), with no other player's as good by either fit;
-        else None."""
+    def _fit_alone(self, fits: list[Fits], alike: list[Fits], k: int,
+                   dense: np.ndarray) -> Identity | None:
+        """Ring ``k`` (its sample classes ``dense``) read by the fit alone, when the
+        colour votes named no owner (a washed-out sticker, or a figure's paint splitting
+        them): the one player whose reading is clear and leads by ``fit_alone_lead``
+        (one decoder alone is asked for more than two that agree), with no other
+        player's as good by either fit; and not where the thresholds' hue finds
+        another player's colour on the ring and none of this one's
+        (``fit_alone_owner_samples``: the fit only asks which player's colour a ring's
+        is nearer, and a violet figure is nearer blue than orange; a sticker too faded
+        for any sample to pass for a colour is read); else None."""
         mine = [q for q in range(len(self.players)) if fits[q].clear[k]
                 and fits[q].lead[k] >= self.cfg.fit_alone_lead
                 and not rivals_beat(fits, k, q) and not rivals_beat(alike, k, q)]
         if len(mine) != 1:
             return None
         q = mine[0]
+        least = self.cfg.fit_alone_owner_samples
+        if int((dense == q + 1).sum()) < least and any(
+                int((dense == other + 1).sum()) >= least
+                for other in range(len(self.players)) if other != q):
+            return None
         conf = self._fit_confidence(fits[q], k)
         return Identity(self.players[q], conf,
                         tags.player_ids(q).start + int(fits[q].pattern[k]), "read", conf)

@@ -21,7 +21,7 @@ import numpy as np
 from ..config import VisionConfig
 from ..layout import Layout, LayoutError, Region
 from ..shrink import shrink
-from .bases import BaseCandidate, BaseFinder, disc_radius, figure_parts
+from .bases import BaseCandidate, BaseFinder, crowded, disc_radius, figure_parts
 from .foreground import Foreground, ForegroundModel
 from .framing import Framing, framing
 from .identify import Identifier, Identity
@@ -316,11 +316,20 @@ class Detector:
         # A figure's head or arms beside its base are found as a disc of their own,
         # overlapping the base further than two bases can: not a base (where pieces do
         # not lie on one another).
+        # A sticker read against the frame's print alone is no evidence here: the ring
+        # round a figure's head is sampled over its base's sticker, shifted, and the
+        # print once read such a ring as another piece (1080p held-out renders), so a
+        # crowded disc keeps no such reading.
         bases = kept
         if not self.layout.piles:
-            figure = figure_parts([k[0] for k in kept],
-                                  [idents[(c.x, c.y)].tag == "read" for c, *_ in kept],
-                                  self.finder.r_min)
+            cands_kept = [k[0] for k in kept]
+            figure = figure_parts(cands_kept, [
+                idents[(c.x, c.y)].tag == "read" and not idents[(c.x, c.y)].by_print
+                for c, *_ in kept], self.finder.r_min)
+            for c, near in zip(cands_kept, crowded(cands_kept, self.finder.r_min),
+                               strict=True):
+                if near and idents[(c.x, c.y)].by_print:
+                    idents[(c.x, c.y)] = Identity(None, 0.0, None, "unreadable", 0.0)
             bases = [k for k, f in zip(kept, figure, strict=True) if not f]
         # Disks lying on others: which is on top, read on the grey work area.
         under = layers(fg.gray, [k[0] for k in bases], fg.scale)

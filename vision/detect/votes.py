@@ -34,6 +34,11 @@ class Identity:
     # An unread ring's pattern the colour votes favour (by ``fit_agreed_votes_margin``)
     # though not surely: read only if the ring fit finds the same (``_refit``)
     votes_pattern: int | None = None
+    # Read against the frame's print alone (``frame_print``), no decoder of the ring's
+    # own: weaker evidence, so it neither wins a place over another disc nor stands on a
+    # disc crowding another (``pipeline``: a figure's head beside its base is sampled
+    # over that base's sticker)
+    by_print: bool = False
 
 
 class VoteDecoder:

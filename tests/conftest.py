@@ -9,6 +9,20 @@ import pytest
 from table import registry
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Builds the table box's firmware and its simavr harness once, before any test
+    runs. ``./run tests`` spreads the tests over pytest-xdist workers that share
+    ``firmware_bridge/firmware/build``: two workers running ``make`` there at once could
+    hand one of them a half-written harness. The workers find it built."""
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller has built it
+        return
+    from firmware_bridge.emulator import EmulatorError, build
+    try:
+        build()
+    except EmulatorError:
+        pass  # no AVR toolchain: the tests that need one fail and say what to install
+
+
 @pytest.fixture
 def track_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """Track installed the way a game package is: a distribution whose metadata

@@ -319,7 +319,11 @@ class Detector:
         # A sticker read against the frame's print alone is no evidence here: the ring
         # round a figure's head is sampled over its base's sticker, shifted, and the
         # print once read such a ring as another piece (1080p held-out renders), so a
-        # crowded disc keeps no such reading.
+        # crowded disc keeps no such reading. Nor does a disc whose outline is no
+        # circle (``BaseCandidate.round``): its centre is uncertain, and a pale sticker
+        # half lost against tinted paper gave a disc 4 mm off whose shifted ring the
+        # print read as another sticker (held-out 1080p seed 5; on seeds 1-3 and 5 such
+        # discs held 16 of the 366 right readings by the print).
         bases = kept
         if not self.layout.piles:
             cands_kept = [k[0] for k in kept]
@@ -328,7 +332,7 @@ class Detector:
                 for c, *_ in kept], self.finder.r_min)
             for c, near in zip(cands_kept, crowded(cands_kept, self.finder.r_min),
                                strict=True):
-                if near and idents[(c.x, c.y)].by_print:
+                if (near or not c.round) and idents[(c.x, c.y)].by_print:
                     idents[(c.x, c.y)] = Identity(None, 0.0, None, "unreadable", 0.0)
             bases = [k for k, f in zip(kept, figure, strict=True) if not f]
         # Disks lying on others: which is on top, read on the grey work area.

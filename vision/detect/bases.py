@@ -254,8 +254,8 @@ def figure_parts(cands: list[BaseCandidate], read: list[bool],
     sampled round a head passes over its base's sticker). Only for pieces that stand
     side by side: disks that may lie on one another (``Layout.piles``) carry no figure,
     and the circles ``piles.split`` fits to a base and its figure's head are no pile.
-    ``read``: per candidate, whether its sticker was read by the ring's own decoders (a
-    reading against the frame's print alone does not count: ``pipeline``)."""
+    ``read``: per candidate, whether its sticker was read (``pipeline`` first takes a
+    reading against the frame's print alone from every disc this could weigh)."""
     n = len(cands)
     out = [False] * n
     if n < 2:

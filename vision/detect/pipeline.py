@@ -324,16 +324,18 @@ class Detector:
         # half lost against tinted paper gave a disc 4 mm off whose shifted ring the
         # print read as another sticker (held-out 1080p seed 5; on seeds 1-3 and 5 such
         # discs held 16 of the 366 right readings by the print).
+        # (Every disc figure_parts weighs is crowded, so once those readings are gone
+        # none read by the print alone can win it a place.)
         bases = kept
         if not self.layout.piles:
             cands_kept = [k[0] for k in kept]
-            figure = figure_parts(cands_kept, [
-                idents[(c.x, c.y)].tag == "read" and not idents[(c.x, c.y)].by_print
-                for c, *_ in kept], self.finder.r_min)
             for c, near in zip(cands_kept, crowded(cands_kept, self.finder.r_min),
                                strict=True):
                 if (near or not c.round) and idents[(c.x, c.y)].by_print:
                     idents[(c.x, c.y)] = Identity(None, 0.0, None, "unreadable", 0.0)
+            figure = figure_parts(cands_kept,
+                                  [idents[(c.x, c.y)].tag == "read" for c in cands_kept],
+                                  self.finder.r_min)
             bases = [k for k, f in zip(kept, figure, strict=True) if not f]
         # Disks lying on others: which is on top, read on the grey work area.
         under = layers(fg.gray, [k[0] for k in bases], fg.scale)

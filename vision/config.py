@@ -202,6 +202,12 @@ class VisionConfig:
     # readings led by up to 0.39)
     print_frame_px: float = 11.0
     print_small_lead: float = 0.5
+    # ... and its owner, where the print names it, by this much: on a committed 720p
+    # frame a sticker whose colour wedges showed little colour was given the other
+    # player at 0.21 once session 31's circle fit let the frame's print learn more
+    # (720p seeds 1-3 and the committed frames: 132 right owners by the print, 4 of
+    # them under 0.25, the least at 0.20)
+    print_small_owner_lead: float = 0.25
     # ... and where the sticker's middle wears that owner's colour (a figure painted
     # in it, ``owner_figure_share``), both leads this much, on such larger stickers
     # only (1080p seeds 1-4: 23 such readings at leads of 0.3 or more, all right; 720p

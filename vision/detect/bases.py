@@ -12,7 +12,9 @@ A peak beside a base that overlaps it further than a base can is that base's fig
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -190,17 +192,81 @@ class BaseFinder:
         d = np.where(ok, (a - b) / 2, 0.0)
         n_ok = ok.sum(axis=1)
         radii = np.clip(r, self.r_min * 0.9, self.r_max * 1.05)
+        r_hi = self.r_max + 4.0 * self.cfg.px_per_mm
         for k, c in enumerate(cands):
             c.radius = float(radii[k])
             # (the outline reads up to 4 mm wider than the base: its rim and shadow)
-            c.round = bool(n_ok[k] >= 6) and self.r_min * 0.9 < r[k] \
-                < self.r_max + 4.0 * self.cfg.px_per_mm
+            c.round = bool(n_ok[k] >= 6) and self.r_min * 0.9 < r[k] < r_hi
+            if not c.round:
+                # Opposite rays disagree: a figure leaning past its base, or a pale part
+                # of the sticker lost, moves the rays' ends there, but the rest still end
+                # on the base's edge: the circle most of them lie on is the base's.
+                ends = np.stack([c.x + np.cos(ang) * first_out[k],
+                                 c.y + np.sin(ang) * first_out[k]], axis=1)
+                circle = _circle_of_most(ends, self.r_min * 0.9, r_hi,
+                                         ROUND_TOLERANCE * self.cfg.px_per_mm, ROUND_ENDS)
+                if circle is not None:
+                    c.x, c.y, fitted = circle
+                    c.radius = float(np.clip(fitted, self.r_min * 0.9, self.r_max * 1.05))
+                    c.round = True
+                    continue
             if n_ok[k] >= 5:
                 c.x += float((d[k] * np.cos(ang[:8])).sum() * 2 / n_ok[k])
                 c.y += float((d[k] * np.sin(ang[:8])).sum() * 2 / n_ok[k])
 
 
 INSIDE = 0.5  # share of a traced circle's ring (0.7-0.9 of its radius) in the mask
+ROUND_TOLERANCE = 1.0  # mm: a ray's end this near a circle lies on it
+ROUND_ENDS = 11  # of the 16 rays' ends on one circle: the base's edge, most of the way round
+
+
+def _circle_of_most(ends: np.ndarray, r_lo: float, r_hi: float, tolerance: float,
+                    least: int) -> tuple[float, float, float] | None:
+    """The circle (x, y, radius) of radius ``r_lo``-``r_hi`` that ``ends`` (points,
+    (n, 2)) fit best, where at least ``least`` lie on it within ``tolerance``: tried
+    through every three of them, then fitted to those on it (least squares); else None.
+    (Sixteen ends give 560 circles: cheap, and only discs whose rays disagree ask.)"""
+    n = len(ends)
+    i, j, k = _triples(n).T
+    a, b, c = ends[i], ends[j], ends[k]
+    # The circle through three points: its centre is where the two chords' bisectors meet.
+    d = 2 * (a[:, 0] * (b[:, 1] - c[:, 1]) + b[:, 0] * (c[:, 1] - a[:, 1])
+             + c[:, 0] * (a[:, 1] - b[:, 1]))
+    ok = np.abs(d) > 1e-6
+    sa, sb, sc = ((p * p).sum(axis=1) for p in (a, b, c))
+    d = np.where(ok, d, 1.0)
+    ux = (sa * (b[:, 1] - c[:, 1]) + sb * (c[:, 1] - a[:, 1]) + sc * (a[:, 1] - b[:, 1])) / d
+    uy = (sa * (c[:, 0] - b[:, 0]) + sb * (a[:, 0] - c[:, 0]) + sc * (b[:, 0] - a[:, 0])) / d
+    rad = np.hypot(a[:, 0] - ux, a[:, 1] - uy)
+    ok &= (rad >= r_lo) & (rad <= r_hi)
+    if not ok.any():
+        return None
+    off = np.abs(np.hypot(ends[None, :, 0] - ux[:, None], ends[None, :, 1] - uy[:, None])
+                 - rad[:, None])
+    # Of the circles enough ends lie on, the one they fit best, each end costing at
+    # most as much as one off it (MSAC): the most ends within the tolerance alone
+    # preferred a wider circle shifted toward a figure's overhang, which passes near
+    # both the overhang and the far side.
+    enough = ok & ((off < tolerance).sum(axis=1) >= least)
+    if not enough.any():
+        return None
+    cost = np.where(enough, (np.minimum(off, tolerance) ** 2).sum(axis=1), np.inf)
+    on = off[int(np.argmin(cost))] < tolerance
+    x, y = ends[on, 0], ends[on, 1]
+    # x^2 + y^2 + p x + q y + s = 0, linear in (p, q, s)
+    p, q, s = np.linalg.lstsq(np.stack([x, y, np.ones_like(x)], axis=1), -(x * x + y * y),
+                              rcond=None)[0]
+    cx, cy = -p / 2, -q / 2
+    r = float(np.sqrt(max(cx * cx + cy * cy - s, 0.0)))
+    if not r_lo <= r <= r_hi:
+        return None
+    return float(cx), float(cy), r
+
+
+@lru_cache(maxsize=4)
+def _triples(n: int) -> np.ndarray:
+    """Every three of ``n`` indices, (n choose 3, 3) (read only: cached)."""
+    return np.array(list(itertools.combinations(range(n), 3)), np.intp)
 
 
 def _inside(mask: np.ndarray, cx: float, cy: float, r: float) -> float:

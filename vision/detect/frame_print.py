@@ -20,8 +20,9 @@ best pattern was the true one on 0.99.
 A reading by the print needs its pattern to cost clearly less than any other pattern of
 the same owner (``print_lead``), and its owner either to be the owner the colour votes
 gave or, where the ring has none, to cost clearly less than any other player's sticker
-(``print_owner_lead``); where the frame's stickers are small in the picture (720p) the
-pattern must lead by more (``print_small_lead``). Without enough sure readings to know the print
+(``print_owner_lead``); where the frame's stickers are small in the picture (720p) both
+must lead by more (``print_small_lead``, ``print_small_owner_lead``). Without enough sure
+readings to know the print
 (``print_min_rings``, with every player's colour among them), nothing is read this way.
 """
 

@@ -302,9 +302,10 @@ class Identifier:
         another player's sticker) unless, on larger stickers, both lead by
         ``print_worn_lead`` (an orange figure on its own orange sticker). On frames
         whose stickers measure under ``print_frame_px`` in radius (their median:
-        720p), the print is known more loosely and the pattern must lead by
-        ``print_small_lead``: there a figure's green cloak where the view expected the
-        sticker passed for the green accent at leads of 0.26-0.39. A plain ring
+        720p), the print is known more loosely: the pattern must lead by
+        ``print_small_lead`` (there a figure's green cloak where the view expected the
+        sticker passed for the green accent at leads of 0.26-0.39) and the owner by
+        ``print_small_owner_lead``. A plain ring
         ("none": no ink or accent seen) is left as it is: its colour alone favours the
         patterns with the most colour wedges."""
         cfg = self.cfg
@@ -318,6 +319,7 @@ class Identifier:
         large = pixels is not None and len(pixels) > 0 and \
             float(np.median(pixels)) >= cfg.print_frame_px
         lead = cfg.print_lead if large else cfg.print_small_lead
+        owner_lead = cfg.print_owner_lead if large else cfg.print_small_owner_lead
         unread = [k for k, ident in enumerate(out) if ident.tag == "unreadable"]
         if not unread:
             return
@@ -332,11 +334,11 @@ class Identifier:
                 if owner != ident.owner:
                     continue
                 owner_conf = ident.owner_confidence
-            elif r.owner_lead >= cfg.print_owner_lead and (
+            elif r.owner_lead >= owner_lead and (
                     centre is None
                     or (centre[k] == r.owner + 1).mean() < cfg.owner_figure_share
                     or (large and min(r.lead, r.owner_lead) >= cfg.print_worn_lead)):
-                owner_conf = round(min(1.0, r.owner_lead / (2 * cfg.print_owner_lead)), 3)
+                owner_conf = round(min(1.0, r.owner_lead / (2 * owner_lead)), 3)
             else:
                 continue
             out[k] = Identity(owner, owner_conf, tags.player_ids(r.owner).start + r.pattern,

@@ -13,9 +13,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from table.maps import free_area, layout_document
 from vision.config import VisionConfig
 from vision.detect.bases import ROUND_ENDS, BaseFinder, _circle_of_most
-from vision.layout import game_layout
+from vision.layout import Layout, game_layout
 
 LAYOUT = game_layout()
 ANGLES = np.linspace(0, 2 * np.pi, 16, endpoint=False)
@@ -78,3 +79,16 @@ def test_a_base_with_a_figure_leaning_past_it_is_centred_on_the_base() -> None:
     c = found[0]
     assert c.round
     assert math.hypot(c.x - 100, c.y - 100) < 1.0 and abs(c.radius - 14.5) < 1.0
+
+
+def test_where_pieces_pile_a_disc_whose_rays_disagree_is_left_to_the_pile_stage() -> None:
+    """On a layout where disks lie on one another, the same outline may be a pile (the
+    lower disk peeking out on one side): it stays not round, for ``piles.split``."""
+    piles = Layout.from_dict(layout_document(
+        "mat", "test", [free_area(200.0, 200.0)], (25.0, 32.0),
+        {"p1": "#F0780A", "p2": "#1A78E0"}, piles=True))
+    mask = np.zeros((200, 200), np.uint8)
+    cv2.circle(mask, (100, 100), 14, 255, -1)
+    cv2.circle(mask, (114, 100), 9, 255, -1)
+    found = BaseFinder(piles, VisionConfig()).find(mask)
+    assert len(found) == 1 and not found[0].round

@@ -22,6 +22,7 @@ import numpy as np
 from ..config import VisionConfig
 from ..layout import Layout
 from ..shrink import halve
+from .circles import fitted, through_three
 
 # A base's outline reads wider than the base (its dark rim, its shadow): the largest
 # disc one base can cover has this much of the largest base's radius.
@@ -41,8 +42,8 @@ class BaseCandidate:
     y: float
     radius: float  # working px
     peak: float  # distance-transform value at the centre
-    # Its outline is a circle: most opposite rays agree on the centre (a pile of disks
-    # read as one is elongated, and its rays disagree).
+    # Its outline is a circle: most opposite rays agree on the centre, or most rays end
+    # on one circle (a pile of disks read as one is elongated, and its rays disagree).
     round: bool = True
 
 
@@ -53,6 +54,9 @@ class BaseFinder:
         self.r_min = layout.base_diameters[0] / 2 * s
         self.r_max = layout.base_diameters[1] / 2 * s
         self.disc_area = float(np.pi * disc_radius(layout, s) ** 2)
+        # Where pieces pile, a disc whose rays disagree may be a pile (the lower disk
+        # peeking out on one side): ``piles.split`` takes it apart, not a circle fit.
+        self.centre_on_circle = not layout.piles
 
     def find(self, mask: np.ndarray) -> list[BaseCandidate]:
         """Bases in a foreground mask (of the work area, or of a box of it: then in that
@@ -197,10 +201,11 @@ class BaseFinder:
             c.radius = float(radii[k])
             # (the outline reads up to 4 mm wider than the base: its rim and shadow)
             c.round = bool(n_ok[k] >= 6) and self.r_min * 0.9 < r[k] < r_hi
-            if not c.round:
+            if not c.round and self.centre_on_circle:
                 # Opposite rays disagree: a figure leaning past its base, or a pale part
                 # of the sticker lost, moves the rays' ends there, but the rest still end
-                # on the base's edge: the circle most of them lie on is the base's.
+                # on the base's edge: the circle they fit, most of them on it, is the
+                # base's.
                 ends = np.stack([c.x + np.cos(ang) * first_out[k],
                                  c.y + np.sin(ang) * first_out[k]], axis=1)
                 circle = _circle_of_most(ends, self.r_min * 0.9, r_hi,
@@ -226,18 +231,8 @@ def _circle_of_most(ends: np.ndarray, r_lo: float, r_hi: float, tolerance: float
     (n, 2)) fit best, where at least ``least`` lie on it within ``tolerance``: tried
     through every three of them, then fitted to those on it (least squares); else None.
     (Sixteen ends give 560 circles: cheap, and only discs whose rays disagree ask.)"""
-    n = len(ends)
-    i, j, k = _triples(n).T
-    a, b, c = ends[i], ends[j], ends[k]
-    # The circle through three points: its centre is where the two chords' bisectors meet.
-    d = 2 * (a[:, 0] * (b[:, 1] - c[:, 1]) + b[:, 0] * (c[:, 1] - a[:, 1])
-             + c[:, 0] * (a[:, 1] - b[:, 1]))
-    ok = np.abs(d) > 1e-6
-    sa, sb, sc = ((p * p).sum(axis=1) for p in (a, b, c))
-    d = np.where(ok, d, 1.0)
-    ux = (sa * (b[:, 1] - c[:, 1]) + sb * (c[:, 1] - a[:, 1]) + sc * (a[:, 1] - b[:, 1])) / d
-    uy = (sa * (c[:, 0] - b[:, 0]) + sb * (a[:, 0] - c[:, 0]) + sc * (b[:, 0] - a[:, 0])) / d
-    rad = np.hypot(a[:, 0] - ux, a[:, 1] - uy)
+    i, j, k = _triples(len(ends)).T
+    ux, uy, rad, ok = through_three(ends[i], ends[j], ends[k])
     ok &= (rad >= r_lo) & (rad <= r_hi)
     if not ok.any():
         return None
@@ -252,21 +247,18 @@ def _circle_of_most(ends: np.ndarray, r_lo: float, r_hi: float, tolerance: float
         return None
     cost = np.where(enough, (np.minimum(off, tolerance) ** 2).sum(axis=1), np.inf)
     on = off[int(np.argmin(cost))] < tolerance
-    x, y = ends[on, 0], ends[on, 1]
-    # x^2 + y^2 + p x + q y + s = 0, linear in (p, q, s)
-    p, q, s = np.linalg.lstsq(np.stack([x, y, np.ones_like(x)], axis=1), -(x * x + y * y),
-                              rcond=None)[0]
-    cx, cy = -p / 2, -q / 2
-    r = float(np.sqrt(max(cx * cx + cy * cy - s, 0.0)))
+    cx, cy, r = fitted(ends[on, 0], ends[on, 1])
     if not r_lo <= r <= r_hi:
         return None
-    return float(cx), float(cy), r
+    return cx, cy, r
 
 
 @lru_cache(maxsize=4)
 def _triples(n: int) -> np.ndarray:
-    """Every three of ``n`` indices, (n choose 3, 3) (read only: cached)."""
-    return np.array(list(itertools.combinations(range(n), 3)), np.intp)
+    """Every three of ``n`` indices, (n choose 3, 3), read only (cached)."""
+    out = np.array(list(itertools.combinations(range(n), 3)), np.intp)
+    out.flags.writeable = False
+    return out
 
 
 def _inside(mask: np.ndarray, cx: float, cy: float, r: float) -> float:
@@ -288,12 +280,7 @@ def _trace(edge: np.ndarray, cx: float, cy: float, r: float, tolerance: float
         near = np.abs(np.hypot(edge[:, 0] - cx, edge[:, 1] - cy) - r) < 2 * tolerance
         if near.sum() < 8:
             break
-        x, y = edge[near, 0], edge[near, 1]
-        # x^2 + y^2 + a x + b y + c = 0, linear in (a, b, c)
-        a, b, c = np.linalg.lstsq(np.stack([x, y, np.ones_like(x)], axis=1),
-                                  -(x * x + y * y), rcond=None)[0]
-        cx, cy = -a / 2, -b / 2
-        r = float(np.sqrt(max(cx * cx + cy * cy - c, 0.0)))
+        cx, cy, r = fitted(edge[near, 0], edge[near, 1])
     on = np.abs(np.hypot(edge[:, 0] - cx, edge[:, 1] - cy) - r) < tolerance
     angles = np.degrees(np.arctan2(edge[on, 1] - cy, edge[on, 0] - cx))
     return float(cx), float(cy), r, 10.0 * len(np.unique(np.floor(angles / 10)))

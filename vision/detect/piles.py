@@ -33,6 +33,7 @@ import numpy as np
 
 from ..shrink import halve
 from .bases import BaseCandidate
+from .circles import fitted, through_three
 
 TOP_RATIO = 1.8
 TOP_MARGIN = 6.0  # grey levels per pixel
@@ -66,14 +67,7 @@ def _circles(border: np.ndarray, r_min: float, r_max: float,
         if len(idx) < 12:
             break
         tri = pts[idx[rng.integers(0, len(idx), (HYPOTHESES, 3))]]  # (H, 3, 2)
-        (x1, y1), (x2, y2), (x3, y3) = (tri[:, k].T for k in range(3))
-        d = 2 * (x1 * (y2 - y3) + x2 * (y3 - y1) + x3 * (y1 - y2))
-        ok = np.abs(d) > 1e-6
-        d = np.where(ok, d, 1.0)
-        s1, s2, s3 = x1 * x1 + y1 * y1, x2 * x2 + y2 * y2, x3 * x3 + y3 * y3
-        ux = (s1 * (y2 - y3) + s2 * (y3 - y1) + s3 * (y1 - y2)) / d
-        uy = (s1 * (x3 - x2) + s2 * (x1 - x3) + s3 * (x2 - x1)) / d
-        r = np.hypot(x1 - ux, y1 - uy)
+        ux, uy, r, ok = through_three(tri[:, 0], tri[:, 1], tri[:, 2])
         ok &= (r >= r_min) & (r <= r_max)
         if not ok.any():
             break
@@ -87,10 +81,7 @@ def _circles(border: np.ndarray, r_min: float, r_max: float,
         if counts[best] < 0.25 * 2 * math.pi * r[best]:
             break
         inl = idx[dist[best] < tol]
-        # Least squares (x^2 + y^2 = 2ax + 2by + c) on the inliers.
-        a = np.c_[2 * pts[inl, 0], 2 * pts[inl, 1], np.ones(len(inl))]
-        (cx, cy, c), *_ = np.linalg.lstsq(a, (pts[inl] ** 2).sum(axis=1), rcond=None)
-        rad = math.sqrt(max(c + cx * cx + cy * cy, 0.0))
+        cx, cy, rad = fitted(pts[inl, 0], pts[inl, 1])
         if not r_min <= rad <= r_max:
             break
         out.append((float(cx), float(cy), rad))

@@ -204,6 +204,13 @@ class Stabilizer:
                 # An id is its owner's: read without the owner standing (most frames saw
                 # no owner, or another), the id is not believed either.
                 sticker, tag = None, "unreadable"
+            if len({o for o, tg, _ in tr.recent if tg == "read" and o is not None}) > 1:
+                # Its sticker read as two players' in the last frames: whose base it is
+                # is in dispute, and neither owner nor id is given. A figure painted in
+                # one player's colour over the other's blue sticker 16 was read as
+                # orange's 6 in three frames of twenty, as orange's by colour in four and
+                # right once, and orange's owner was committed (720p rendered stream).
+                owner, sticker, tag = None, None, "unreadable"
             # What lies under it, as most frames saw it (a disk slid onto another
             # changes it; one frame's misreading does not).
             layer = Counter(tr.layers).most_common(1)[0][0] if tr.layers else 0

@@ -401,3 +401,29 @@ def test_a_sticker_swapped_for_one_of_the_same_colours_is_read_anew(layout, rend
         d = det.detect(renderer.render(scene, Conditions(tilt_deg=12.0, noise=1.5),
                                        (1280, 720), seed=1, frame_seed=5))
         assert d.redone == 0.0
+
+
+def test_a_sticker_read_as_two_players_gives_no_owner(layout):
+    """A figure painted in orange over blue's sticker: some frames read it as orange's
+    sticker (the paint over blue's colour wedges), others by colour alone as orange's,
+    one right as blue's. With readings of two players' stickers in the last frames,
+    whose base it is is in dispute: neither owner nor id is given, until the frames
+    agree again."""
+    from dataclasses import replace
+
+    other = seen_at(layout, "c3", "p2", 20)
+    painted = seen_at(layout, "b2", "p1", 6)
+    by_colour = replace(painted, sticker=None, tag="unreadable", confidence=0.0)
+    right = seen_at(layout, "b2", "p2", 16)
+    frames = [by_colour, painted, by_colour, painted, painted, by_colour, right, by_colour]
+    stab, obs = Stabilizer(4), None
+    for i, b in enumerate(frames):
+        obs = stab.push(detection(layout, [other, b]), i / 15, i) or obs
+    assert obs is not None
+    assert [(o.owner, o.sticker) for o in obs.regions["b2"]] == [(None, None)]
+    # Before the right reading came, the painted colour's owner and id stood: one
+    # player's readings only (the rule asks two players' before it withholds).
+    stab, obs = Stabilizer(4), None
+    for i, b in enumerate(frames[:6]):
+        obs = stab.push(detection(layout, [other, b]), i / 15, i) or obs
+    assert obs is not None and [(o.owner, o.sticker) for o in obs.regions["b2"]] == [("p1", 6)]

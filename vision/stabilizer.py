@@ -21,7 +21,9 @@ figure partly hides is read in some frames and not in others, and now and then o
 frame reads it wrong. Filmed as a stream of 30 frames (Blender renders through the
 webcam model, the tuning scenes), believing one reading committed 6 wrong ids on 704
 figure-covered bases, two readings 4, three none; the board's identity was 0.61, 0.59
-and 0.55 (one frame alone: 0.45), without figures 0.993, 0.991, 0.984 (0.952).
+and 0.55 (one frame alone: 0.45), without figures 0.993, 0.991, 0.984 (0.952). A
+sticker read as two players' among those frames gives its base no owner: whose it is,
+the frames dispute.
 """
 
 from __future__ import annotations
@@ -207,9 +209,9 @@ class Stabilizer:
             if len({o for o, tg, _ in tr.recent if tg == "read" and o is not None}) > 1:
                 # Its sticker read as two players' in the last frames: whose base it is
                 # is in dispute, and neither owner nor id is given. A figure painted in
-                # one player's colour over the other's blue sticker 16 was read as
-                # orange's 6 in three frames of twenty, as orange's by colour in four and
-                # right once, and orange's owner was committed (720p rendered stream).
+                # orange's colour over blue's sticker 16 was read as orange's 6 in three
+                # frames of twenty, as orange's by colour in four and right once, and
+                # orange's owner was committed (720p rendered stream, seed 2).
                 owner, sticker, tag = None, None, "unreadable"
             # What lies under it, as most frames saw it (a disk slid onto another
             # changes it; one frame's misreading does not).

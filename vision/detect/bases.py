@@ -195,12 +195,14 @@ class BaseFinder:
             (np.abs(b - r[:, None]) < 0.25 * r[:, None])
         d = np.where(ok, (a - b) / 2, 0.0)
         n_ok = ok.sum(axis=1)
-        radii = np.clip(r, self.r_min * 0.9, self.r_max * 1.05)
-        r_hi = self.r_max + 4.0 * self.cfg.px_per_mm
+        # A disc's radius is kept within base sizes; its outline may read up to 4 mm
+        # wider than the base (its rim and shadow) and still be a base's.
+        r_lo, r_top, r_hi = self.r_min * 0.9, self.r_max * 1.05, \
+            self.r_max + 4.0 * self.cfg.px_per_mm
+        radii = np.clip(r, r_lo, r_top)
         for k, c in enumerate(cands):
             c.radius = float(radii[k])
-            # (the outline reads up to 4 mm wider than the base: its rim and shadow)
-            c.round = bool(n_ok[k] >= 6) and self.r_min * 0.9 < r[k] < r_hi
+            c.round = bool(n_ok[k] >= 6) and r_lo < r[k] < r_hi
             if not c.round and self.centre_on_circle:
                 # Opposite rays disagree: a figure leaning past its base, or a pale part
                 # of the sticker lost, moves the rays' ends there, but the rest still end
@@ -208,11 +210,11 @@ class BaseFinder:
                 # base's.
                 ends = np.stack([c.x + np.cos(ang) * first_out[k],
                                  c.y + np.sin(ang) * first_out[k]], axis=1)
-                circle = _circle_of_most(ends, self.r_min * 0.9, r_hi,
+                circle = _circle_of_most(ends, r_lo, r_hi,
                                          ROUND_TOLERANCE * self.cfg.px_per_mm, ROUND_ENDS)
                 if circle is not None:
-                    c.x, c.y, fitted = circle
-                    c.radius = float(np.clip(fitted, self.r_min * 0.9, self.r_max * 1.05))
+                    c.x, c.y, radius = circle
+                    c.radius = float(np.clip(radius, r_lo, r_top))
                     c.round = True
                     continue
             if n_ok[k] >= 5:

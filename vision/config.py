@@ -214,6 +214,9 @@ class VisionConfig:
     # seeds 1-3: 6 wrong at up to 0.83 where a copper or orange figure hid a blue
     # sticker's colour wedges, so none there)
     print_worn_lead: float = 0.5
+    # A reading the decoders agree on is unread where the frame's print fits the ring
+    # better as another of the owner's stickers by this much (``_doubt_by_print``)
+    print_doubt_lead: float = 0.2
     print_cap: float = 4.0  # the most an angle costs (squared spreads): paint, glare
     print_shifts: tuple[float, ...] = (-12.0, -6.0, 0.0, 6.0)  # a ring's lightness (L)
     print_min_rings: int = 3  # sure readings needed to know the print ...

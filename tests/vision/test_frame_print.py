@@ -159,6 +159,81 @@ def test_a_plain_ring_under_a_figure_is_no_sticker(
     assert r.lead < CFG.print_lead or not r.whole
 
 
+def _colour_wedges_painted(pattern: int, owner: str, paint: tuple[int, int, int]) -> np.ndarray:
+    """``owner``'s sticker ``pattern`` with every colour wedge under ``paint``: only ink
+    and accents show, which print alike on both players' stickers."""
+    x = _ring(pattern, 0, owner, noise=3.0, seed=pattern)
+    per = ANGLES // tags.SECTORS
+    for w, symbol in enumerate(tags.CODEWORDS[pattern]):
+        if symbol == tags.COLOUR:
+            x = _painted(x, w * per, per, paint)
+    return x
+
+
+def _taken(*stickers: int) -> np.ndarray:
+    out = np.zeros((len(PLAYERS), len(tags.CODEWORDS)), bool)
+    for s in stickers:
+        out[divmod(s, tags.IDS_PER_PLAYER)] = True
+    return out
+
+
+def test_a_sticker_read_elsewhere_is_no_rival() -> None:
+    """A figure over just the colour wedges leaves no owner to tell: p1's sticker 3
+    and p2's sticker 19 (the same pattern) fit alike. With p2's 19 read on another base
+    of the frame (each sticker is printed once), only p1's is left."""
+    found = _learnt().current()
+    assert found is not None
+    x = _colour_wedges_painted(3, "p1", FAR_PAINTS[0])
+    alone = READER.read(x, None, found)
+    assert alone.pattern == 3 and alone.owner_lead < CFG.print_owner_lead
+    r = READER.read_many(x[None], None, found, _taken(19))[0]
+    assert (r.owner, r.pattern, r.elsewhere) == (0, 3, False)
+    assert r.owner_lead >= CFG.print_owner_lead and r.lead == pytest.approx(alone.lead)
+
+
+def test_a_ring_whose_best_fit_is_read_elsewhere_is_in_doubt() -> None:
+    """Its best sticker stands on another base: the ring is not moved to the next
+    sticker, it is marked ``elsewhere`` and the print pass leaves it unread."""
+    found = _learnt().current()
+    assert found is not None
+    x = _painted(_ring(9, 11, "p2", noise=3.0, seed=5), 30, 12, FAR_PAINTS[1])
+    r = READER.read_many(x[None], None, found, _taken(25))[0]
+    assert (r.owner, r.pattern, r.elsewhere) == (1, 9, True)
+    ident = Identifier(LAYOUT, CFG)
+    sure = [_ring(k, 5 * k, PLAYERS[k % 2], 10.0, seed=k) for k in range(6)]
+    out = [Identity(PLAYERS[k % 2], 1.0, tags.player_ids(k % 2).start + k, "read", 1.0)
+           for k in range(6)] + [Identity(None, 0.0, None, "unreadable", 0.0)]
+    rings = np.stack([*sure, x])
+    ident._read_by_print(out, rings, None, np.full(7, 14.0), None)
+    assert (out[6].owner, out[6].sticker) == ("p2", 25)  # alone: read
+    out[6] = Identity(None, 0.0, None, "unreadable", 0.0)
+    Identifier(LAYOUT, CFG)._read_by_print(out, rings, None, np.full(7, 14.0), None,
+                                          elsewhere=[25])
+    assert out[6].tag == "unreadable"
+
+
+@settings(max_examples=200, deadline=None)
+@given(pattern=st.integers(0, 15), turn=st.integers(0, ANGLES - 1),
+       owner=st.sampled_from(PLAYERS), noise=st.floats(0.0, 8.0),
+       shade=st.floats(0.7, 1.05), start=st.integers(0, ANGLES - 1),
+       length=st.integers(0, 18), paint=st.sampled_from(FAR_PAINTS),
+       taken=st.sets(st.integers(0, tags.MAX_IDS - 1), max_size=24), seed=st.integers(0, 99))
+def test_stickers_read_elsewhere_never_make_a_wrong_reading(
+        pattern: int, turn: int, owner: str, noise: float, shade: float, start: int,
+        length: int, paint: tuple[int, int, int], taken: set[int], seed: int) -> None:
+    """As above, with any other stickers read elsewhere in the frame (never the ring's
+    own: it is printed once): a reading that leads as required is still the sticker's."""
+    found = _learnt().current()
+    assert found is not None
+    q = PLAYERS.index(owner)
+    taken.discard(tags.player_ids(q).start + pattern)
+    x = _painted(_ring(pattern, turn, owner, noise, shade, seed), start, length, paint)
+    r = READER.read_many(x[None], None, found, _taken(*taken))[0]
+    if (not r.elsewhere and r.lead >= CFG.print_lead and r.owner_lead >= CFG.print_owner_lead
+            and r.whole):
+        assert (r.owner, r.pattern) == (q, pattern)
+
+
 def test_many_rings_read_at_once_read_as_one_at_a_time() -> None:
     found = _learnt().current()
     assert found is not None
@@ -201,3 +276,30 @@ def test_a_figure_in_its_owners_colour_is_believed_only_on_large_stickers() -> N
     assert _print_pass(ring, 9.0, worn=False).sticker == 9  # the same ring, bare
     strict = VisionConfig(print_worn_lead=50.0)
     assert _print_pass(ring, 14.0, worn=True, cfg=strict).tag == "unreadable"
+
+
+def test_a_reading_the_print_contradicts_is_unread() -> None:
+    """The decoders' reading stands against the frame's print: p1's sticker 4 read as
+    sticker 2 (a green figure over a glare-washed sticker gave both decoders pattern 2
+    on a held-out render) loses its id, keeps its owner, and the print pass then reads
+    what the print sees; the same ring read right keeps its reading."""
+    sure = [_ring(k, 5 * k, PLAYERS[k % 2], 10.0, seed=k) for k in range(6)]
+    ring = _painted(_ring(4, 23, "p1", noise=3.0, seed=40), 0, 6, FAR_PAINTS[0])
+    rings = np.stack([*sure, ring])
+
+    def read_as(sticker: int) -> Identity:
+        out = [Identity(PLAYERS[k % 2], 1.0, tags.player_ids(k % 2).start + k, "read", 1.0)
+               for k in range(6)] + [Identity("p1", 1.0, sticker, "read", 0.8)]
+        Identifier(LAYOUT, CFG)._read_by_print(out, rings, None, np.full(7, 14.0), None)
+        return out[6]
+
+    right = read_as(4)
+    assert (right.owner, right.sticker, right.by_print) == ("p1", 4, False)
+    wrong = read_as(2)
+    assert wrong.owner == "p1" and wrong.sticker in (None, 4)
+    assert wrong.sticker is None or wrong.by_print
+    off = VisionConfig(print_doubt_lead=100.0)
+    out = [Identity(PLAYERS[k % 2], 1.0, tags.player_ids(k % 2).start + k, "read", 1.0)
+           for k in range(6)] + [Identity("p1", 1.0, 2, "read", 0.8)]
+    Identifier(LAYOUT, off)._read_by_print(out, rings, None, np.full(7, 14.0), None)
+    assert out[6].sticker == 2  # without the check the wrong reading stood

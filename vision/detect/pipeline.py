@@ -309,9 +309,13 @@ class Detector:
             paper = float(fg.illum[int(round(c.y)), int(round(c.x))])
             kept.append((c, region, x_mm, y_mm, c.radius / fg.scale, paper))
         new = [k for k in kept if (k[0].x, k[0].y) not in known]
+        # The stickers the decoders read on bases kept from the last frame: each
+        # sticker is printed once, so they are no rivals for the ones read now.
+        elsewhere = [i.sticker for i in known.values()
+                     if i.tag == "read" and i.sticker is not None and not i.by_print]
         read = dict(zip(((c.x, c.y) for c, *_ in new), self.identifier.identify_many(
             frame, h, [(x, y, r * self.cfg.sticker_fraction, p) for _, _, x, y, r, p in new],
-            fix.marker_maps), strict=True))
+            fix.marker_maps, elsewhere), strict=True))
         idents = {**known, **read}
         # A figure's head or arms beside its base are found as a disc of their own,
         # overlapping the base further than two bases can: not a base (where pieces do

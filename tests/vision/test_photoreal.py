@@ -495,7 +495,7 @@ def test_the_frames_print_reads_stickers_under_figures(committed: list[frames.Fr
     """Read against how the frame's sure readings print (``frame_print.py``), stickers
     a figure partly hides are read that neither decoder could read alone: on the
     committed frames with figures (720p, where the print's reading must lead by
-    ``print_small_lead``) 0.295 -> 0.356 of the bases, and without figures the last
+    ``print_small_lead``) 0.295 -> 0.348 of the bases, and without figures the last
     unread ones (0.977 -> 1.000); never a wrong id or owner either way."""
     for with_figures, gain in ((True, 0.04), (False, 0.01)):
         chosen = [f for f in committed if f.figures is with_figures]

@@ -15,6 +15,8 @@ disks of one kind) are told apart by the game's moves, as any unread piece is.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 from ..config import VisionConfig
@@ -55,9 +57,11 @@ class ToneReader:
 
     def identify_many(self, frame: np.ndarray, homography: np.ndarray,
                       discs: list[tuple[float, float, float, float]],
-                      marker_maps: dict[float, np.ndarray] | None = None) -> list[Identity]:
+                      marker_maps: dict[float, np.ndarray] | None = None,
+                      elsewhere: Collection[int] = ()) -> list[Identity]:
         """Every base's owner by its tone: (x mm, y mm, radius mm, paper brightness)
-        each, as ``Identifier.identify_many`` takes them."""
+        each, as ``Identifier.identify_many`` takes them (``elsewhere`` too: pieces
+        told by tone carry no sticker)."""
         if not discs:
             return []
         nobody = Identity(None, 0.0, None, "none", 0.0)

@@ -29,6 +29,7 @@ readings to know the print
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -180,6 +181,24 @@ class PrintReading:
     elsewhere: bool = False  # the best sticker is one read surely on another base
 
 
+@dataclass(frozen=True)
+class _Owner:
+    """Rings scored as one player's stickers."""
+
+    d: np.ndarray  # each angle's cost per symbol (rings, shifts, angles, symbols)
+    hyp: np.ndarray  # each hypothesis's cost (rings, shifts, patterns x turns)
+    plain: np.ndarray  # a plain ring of the player's colour: its least cost (rings,)
+    costs: np.ndarray  # each pattern's least cost over shifts and turns (rings, patterns)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """Rings scored against a print (``PrintReader.score``)."""
+
+    seen: np.ndarray  # (rings, angles): how much the view believes each angle
+    per_owner: list[_Owner]
+
+
 class PrintReader:
     def __init__(self, angles: int, cap: float, shifts: tuple[float, ...]) -> None:
         """``cap``: the most an angle can cost (in squared spreads, per channel);
@@ -200,66 +219,17 @@ class PrintReader:
     def read_many(self, x: np.ndarray, seen: np.ndarray | None, found: Print,
                   taken: np.ndarray | None = None) -> list[PrintReading]:
         """``read`` for many rings at once (``x``: rings, angles, 3; ``seen``: rings,
-        angles, or None): one product scores every ring, shift and hypothesis.
+        angles, or None); ``taken`` as for ``readings``."""
+        scored = self.score(x, seen, found)
+        return self.readings(scored, range(len(x)), taken)
 
-        ``taken`` (players, patterns): True for each sticker read surely on another
-        base of the frame. Every sticker is printed once, so a taken one is no rival
-        explanation: the leads are measured over the others. Under a figure the
-        costs lie close together, and the next pattern, or the other player's
-        sticker of the same pattern where the colour wedges are hidden, is often a
-        sticker standing in plain view elsewhere. A ring whose best fit is a taken
-        sticker is ``elsewhere``: its reading is in doubt, not to be moved to the
-        next sticker (held-out renders, 1080p: that next one was once wrong, led by
-        0.34 over the true sticker)."""
-        n = len(x)
-        if taken is None:
-            taken = np.zeros((len(found.owners), len(tags.CODEWORDS)), bool)
-        seen = np.ones(x.shape[:2], np.float32) if seen is None else \
-            np.asarray(seen, np.float32)
-        per_owner = self._scored(x, seen, found)
-        out = []
-        for k in range(n):
-            patterns = [costs[k] for _, _, _, costs in per_owner]
-            owner = int(np.argmin([c.min() for c in patterns]))
-            pattern = int(patterns[owner].argmin())
-            best = float(patterns[owner][pattern])
-            elsewhere = bool(taken[owner, pattern])
-            free = [np.sort(c[~t]) for c, t in zip(patterns, taken, strict=True)]
-            rivals = free[owner] if elsewhere else free[owner][1:]  # the best is no rival
-            rival = float(rivals[0]) if len(rivals) else float("inf")
-            others = [float(f[0]) for q, f in enumerate(free) if q != owner and len(f)]
-            d, hyp, plain, _ = per_owner[owner]
-            rows = hyp[k, :, pattern * self.angles:(pattern + 1) * self.angles]
-            shift, turn = np.unravel_index(int(rows.argmin()), rows.shape)
-            out.append(PrintReading(
-                owner, pattern, float(min(rival, plain[k]) - best),
-                min(others) - best if others else float("inf"),
-                self._every_symbol_seen(d[k, shift], seen[k], pattern, int(turn)),
-                elsewhere))
-        return out
-
-    def prefer_other(self, x: np.ndarray, seen: np.ndarray | None, found: Print,
-                     owners: list[int], patterns: list[int]) -> np.ndarray:
-        """How much better the print fits each ring (``x``: rings, angles, 3) as another
-        of its owner's patterns than as the one it was read as (``owners[k]``'s
-        ``patterns[k]``): that pattern's cost minus the least other's, per angle
-        (above 0: the print prefers another)."""
-        seen = np.ones(x.shape[:2], np.float32) if seen is None else \
-            np.asarray(seen, np.float32)
-        per_owner = self._scored(x, seen, found)
-        out = np.empty(len(x))
-        for k, (q, p) in enumerate(zip(owners, patterns, strict=True)):
-            costs = per_owner[q][3][k]
-            out[k] = costs[p] - np.delete(costs, p).min()
-        return out
-
-    def _scored(self, x: np.ndarray, seen: np.ndarray, found: Print) -> list[
-            tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-        """Per player: each angle's cost per symbol (rings, shifts, angles, symbols),
-        each hypothesis's cost (rings, shifts, hypotheses), a plain ring's least cost
-        (rings,) and each pattern's least cost over shifts and turns (rings,
-        patterns). One product scores every ring, shift and hypothesis."""
+    def score(self, x: np.ndarray, seen: np.ndarray | None, found: Print) -> Scored:
+        """Rings ``x`` (rings, angles, 3) scored against the print ``found``, every
+        player's every pattern and turn at every lightness shift: one matrix product
+        for all of them, for ``readings`` and ``prefer_other`` to share."""
         n, shifts = len(x), len(self.shifts)
+        seen = np.ones(x.shape[:2], np.float32) if seen is None else \
+            np.asarray(seen, np.float32)
         weight = np.maximum(seen @ self._w_angle.T, 1e-6)  # (rings, hypotheses)
         lift = np.zeros((shifts, 1, 3), np.float32)
         lift[:, 0, 0] = self.shifts
@@ -280,8 +250,60 @@ class PrintReader:
             plain = np.einsum("rsa,ra->rs", d[..., tags.COLOUR], seen).min(axis=1) / \
                 np.maximum(seen.sum(axis=1), 1e-6)
             costs = hyp.min(axis=1).reshape(n, len(tags.CODEWORDS), self.angles).min(axis=2)
-            per_owner.append((d, hyp, plain, costs))
-        return per_owner
+            per_owner.append(_Owner(d, hyp, plain, costs))
+        return Scored(seen, per_owner)
+
+    def readings(self, scored: Scored, rings: Iterable[int],
+                 taken: np.ndarray | None = None) -> list[PrintReading]:
+        """The best reading of each of the scored ``rings`` (indices into ``scored``).
+
+        ``taken`` (players, patterns): True for each sticker read surely on another
+        base of the frame. Every sticker is printed once, so a taken one is no rival
+        explanation: the leads are measured over the others. Under a figure the
+        costs lie close together, and the next pattern, or the other player's
+        sticker of the same pattern where the colour wedges are hidden, is often a
+        sticker standing in plain view elsewhere. A ring whose best fit is a taken
+        sticker is ``elsewhere``: the print explains it best as a sticker that is
+        not there, so its reading is in doubt and it is not moved to the next one.
+        (What leaving rivals out can cost: on one held-out 1080p ring the print's
+        best was wrong, the true sticker third behind a taken one, and the wrong
+        one then led by 0.34; that disc's outline was no circle, which keeps no
+        reading by the print.)"""
+        per_owner, seen = scored.per_owner, scored.seen
+        if taken is None:
+            taken = np.zeros((len(per_owner), len(tags.CODEWORDS)), bool)
+        out = []
+        for k in rings:
+            patterns = [o.costs[k] for o in per_owner]
+            owner = int(np.argmin([c.min() for c in patterns]))
+            pattern = int(patterns[owner].argmin())
+            best = float(patterns[owner][pattern])
+            elsewhere = bool(taken[owner, pattern])
+            free = [np.sort(c[~t]) for c, t in zip(patterns, taken, strict=True)]
+            rivals = free[owner] if elsewhere else free[owner][1:]  # the best is no rival
+            rival = float(rivals[0]) if len(rivals) else float("inf")
+            others = [float(f[0]) for q, f in enumerate(free) if q != owner and len(f)]
+            mine = per_owner[owner]
+            rows = mine.hyp[k, :, pattern * self.angles:(pattern + 1) * self.angles]
+            shift, turn = np.unravel_index(int(rows.argmin()), rows.shape)
+            out.append(PrintReading(
+                owner, pattern, float(min(rival, mine.plain[k]) - best),
+                min(others) - best if others else float("inf"),
+                self._every_symbol_seen(mine.d[k, shift], seen[k], pattern, int(turn)),
+                elsewhere))
+        return out
+
+    def prefer_other(self, scored: Scored, rings: list[int], owners: list[int],
+                     patterns: list[int]) -> np.ndarray:
+        """How much better the print fits each of the scored ``rings`` as another of
+        its owner's patterns than as the one it was read as (``owners[k]``'s
+        ``patterns[k]``): that pattern's cost minus the least other's, per angle
+        (above 0: the print prefers another)."""
+        out = np.empty(len(rings))
+        for j, (k, q, p) in enumerate(zip(rings, owners, patterns, strict=True)):
+            costs = scored.per_owner[q].costs[k]
+            out[j] = costs[p] - np.delete(costs, p).min()
+        return out
 
     def _every_symbol_seen(self, d: np.ndarray, seen: np.ndarray, pattern: int,
                            turn: int) -> bool:

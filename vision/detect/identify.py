@@ -20,7 +20,7 @@ import numpy as np
 from .. import tags
 from ..config import VisionConfig
 from ..layout import Layout
-from .frame_print import FramePrint, Print, PrintReader
+from .frame_print import FramePrint, PrintReader, Scored
 from .pose import camera_over_board
 from .ring_bands import (
     ANGLES,
@@ -39,6 +39,11 @@ from .ring_fit import Fits, RingFitter, direction, lab_of, rivals_beat
 from .sampling import marker_points, pixel_radii, ring_grid, ring_samples, seen_at
 from .view import on_top, view_weights
 from .votes import Identity, VoteDecoder
+
+
+def _decoded(ident: Identity) -> bool:
+    """Whether the decoders read this sticker (not the frame's print)."""
+    return ident.tag == "read" and ident.sticker is not None and not ident.by_print
 
 
 class Identifier:
@@ -328,8 +333,17 @@ class Identifier:
             return
         large = pixels is not None and len(pixels) > 0 and \
             float(np.median(pixels)) >= cfg.print_frame_px
+        # Every ring this pass weighs is scored once: those left unread and, on frames
+        # of larger stickers, the decoders' readings (``_doubt_by_print``).
+        weighed = [k for k, i in enumerate(out)
+                   if i.tag == "unreadable" or (large and _decoded(i))]
+        if not weighed:
+            return
+        scored = self.print_reader.score(x[weighed], None if seen is None else seen[weighed],
+                                         found)
+        row = {k: j for j, k in enumerate(weighed)}
         if large:
-            self._doubt_by_print(out, x, seen, found)
+            self._doubt_by_print(out, scored, row)
         lead = cfg.print_lead if large else cfg.print_small_lead
         owner_lead = cfg.print_owner_lead if large else cfg.print_small_owner_lead
         unread = [k for k, ident in enumerate(out) if ident.tag == "unreadable"]
@@ -339,11 +353,9 @@ class Identifier:
         # is no rival for the rest (``PrintReader.read_many``). Only the decoders'
         # readings count: the print's own are what is being decided.
         taken = np.zeros((len(self.players), len(tags.CODEWORDS)), bool)
-        for sticker in [*elsewhere, *(i.sticker for i in out if i.tag == "read"
-                                      and i.sticker is not None and not i.by_print)]:
+        for sticker in [*elsewhere, *(i.sticker for i in out if _decoded(i))]:
             taken[divmod(sticker, tags.IDS_PER_PLAYER)] = True
-        readings = self.print_reader.read_many(
-            x[unread], None if seen is None else seen[unread], found, taken)
+        readings = self.print_reader.readings(scored, [row[k] for k in unread], taken)
         for k, r in zip(unread, readings, strict=True):
             ident = out[k]
             if r.elsewhere or r.lead < lead or not r.whole:
@@ -363,8 +375,8 @@ class Identifier:
             out[k] = Identity(owner, owner_conf, tags.player_ids(r.owner).start + r.pattern,
                               "read", round(min(1.0, r.lead / (2 * lead)), 3), by_print=True)
 
-    def _doubt_by_print(self, out: list[Identity], x: np.ndarray, seen: np.ndarray | None,
-                        found: Print) -> None:
+    def _doubt_by_print(self, out: list[Identity], scored: Scored,
+                        row: dict[int, int]) -> None:
         """The decoders' readings (in place) that the frame's print contradicts: where
         it fits the ring better as another of the owner's stickers, by
         ``print_doubt_lead``, the id is unread (the owner stays; the print pass below
@@ -375,16 +387,16 @@ class Identifier:
         0.30. Of the 2,653 readings the decoders made on the 1080p sets (seeds 1-7)
         none right was contradicted by more than 0.05. Only on frames of larger
         stickers (``print_frame_px``): on the committed 720p frames the print
-        preferred another pattern to two right readings by 0.37 and 0.49."""
+        preferred another pattern to two right readings by 0.37 and 0.49. ``scored``:
+        the rings as the print scores them, ring ``k`` in its row ``row[k]``."""
         sure = [(k, self.players.index(i.owner), i.sticker % tags.IDS_PER_PLAYER)
-                for k, i in enumerate(out) if i.tag == "read" and i.owner is not None
-                and i.sticker is not None and not i.by_print]
+                for k, i in enumerate(out) if _decoded(i) and i.owner is not None
+                and i.sticker is not None]
         if not sure:
             return
         rings = [k for k, _, _ in sure]
         worse = self.print_reader.prefer_other(
-            x[rings], None if seen is None else seen[rings], found,
-            [q for _, q, _ in sure], [p for _, _, p in sure])
+            scored, [row[k] for k in rings], [q for _, q, _ in sure], [p for _, _, p in sure])
         for k, w in zip(rings, worse, strict=True):
             if w >= self.cfg.print_doubt_lead:
                 out[k] = Identity(out[k].owner, out[k].owner_confidence, None,

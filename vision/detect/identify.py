@@ -41,11 +41,6 @@ from .view import on_top, view_weights
 from .votes import Identity, VoteDecoder
 
 
-def _decoded(ident: Identity) -> bool:
-    """Whether the decoders read this sticker (not the frame's print)."""
-    return ident.tag == "read" and ident.sticker is not None and not ident.by_print
-
-
 class Identifier:
     def __init__(self, layout: Layout, config: VisionConfig) -> None:
         self.cfg = config
@@ -336,7 +331,7 @@ class Identifier:
         # Every ring this pass weighs is scored once: those left unread and, on frames
         # of larger stickers, the decoders' readings (``_doubt_by_print``).
         weighed = [k for k, i in enumerate(out)
-                   if i.tag == "unreadable" or (large and _decoded(i))]
+                   if i.tag == "unreadable" or (large and i.decoded)]
         if not weighed:
             return
         scored = self.print_reader.score(x[weighed], None if seen is None else seen[weighed],
@@ -353,7 +348,8 @@ class Identifier:
         # is no rival for the rest (``PrintReader.read_many``). Only the decoders'
         # readings count: the print's own are what is being decided.
         taken = np.zeros((len(self.players), len(tags.CODEWORDS)), bool)
-        for sticker in [*elsewhere, *(i.sticker for i in out if _decoded(i))]:
+        for sticker in [*elsewhere, *(i.sticker for i in out
+                                      if i.decoded and i.sticker is not None)]:
             taken[divmod(sticker, tags.IDS_PER_PLAYER)] = True
         readings = self.print_reader.readings(scored, [row[k] for k in unread], taken)
         for k, r in zip(unread, readings, strict=True):
@@ -390,7 +386,7 @@ class Identifier:
         preferred another pattern to two right readings by 0.37 and 0.49. ``scored``:
         the rings as the print scores them, ring ``k`` in its row ``row[k]``."""
         sure = [(k, self.players.index(i.owner), i.sticker % tags.IDS_PER_PLAYER)
-                for k, i in enumerate(out) if _decoded(i) and i.owner is not None
+                for k, i in enumerate(out) if i.decoded and i.owner is not None
                 and i.sticker is not None]
         if not sure:
             return

@@ -311,8 +311,7 @@ class Detector:
         new = [k for k in kept if (k[0].x, k[0].y) not in known]
         # The stickers the decoders read on bases kept from the last frame: each
         # sticker is printed once, so they are no rivals for the ones read now.
-        elsewhere = [i.sticker for i in known.values()
-                     if i.tag == "read" and i.sticker is not None and not i.by_print]
+        elsewhere = [i.sticker for i in known.values() if i.decoded and i.sticker is not None]
         read = dict(zip(((c.x, c.y) for c, *_ in new), self.identifier.identify_many(
             frame, h, [(x, y, r * self.cfg.sticker_fraction, p) for _, _, x, y, r, p in new],
             fix.marker_maps, elsewhere), strict=True))

@@ -40,6 +40,12 @@ class Identity:
     # over that base's sticker)
     by_print: bool = False
 
+    @property
+    def decoded(self) -> bool:
+        """Whether the ring's own decoders read its sticker (not the frame's print):
+        the readings that say a sticker is taken (each is printed once)."""
+        return self.tag == "read" and self.sticker is not None and not self.by_print
+
 
 class VoteDecoder:
     def __init__(self, config: VisionConfig, players: list[str],

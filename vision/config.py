@@ -215,7 +215,7 @@ class VisionConfig:
     # sticker's colour wedges, so none there)
     print_worn_lead: float = 0.5
     # A reading the decoders agree on is unread where the frame's print fits the ring
-    # better as another of the owner's stickers by this much (``_doubt_by_print``), on
+    # better as another of the owner's stickers by this much (``PrintPass._doubt``), on
     # frames of larger stickers (``print_frame_px``): 1080p seeds 1-7, 2,653 readings,
     # the one wrong at 0.30 and no right one over 0.05; right ones on the committed
     # 720p frames at up to 0.49

@@ -204,10 +204,10 @@ def test_a_ring_whose_best_fit_is_read_elsewhere_is_in_doubt() -> None:
     out = [Identity(PLAYERS[k % 2], 1.0, tags.player_ids(k % 2).start + k, "read", 1.0)
            for k in range(6)] + [Identity(None, 0.0, None, "unreadable", 0.0)]
     rings = np.stack([*sure, x])
-    ident._read_by_print(out, rings, None, np.full(7, 14.0), None)
+    ident.print_pass.run(out, rings, None, np.full(7, 14.0), None)
     assert (out[6].owner, out[6].sticker) == ("p2", 25)  # alone: read
     out[6] = Identity(None, 0.0, None, "unreadable", 0.0)
-    Identifier(LAYOUT, CFG)._read_by_print(out, rings, None, np.full(7, 14.0), None,
+    Identifier(LAYOUT, CFG).print_pass.run(out, rings, None, np.full(7, 14.0), None,
                                           elsewhere=[25])
     assert out[6].tag == "unreadable"
 
@@ -260,7 +260,7 @@ def _print_pass(ring: np.ndarray, px: float, worn: bool,
     centre = np.zeros((7, len(CENTRE_RADII) * CENTRE_ANGLES), np.int8)
     if worn:
         centre[6] = PLAYERS.index("p1") + 1
-    ident._read_by_print(out, np.stack([*sure, ring]), None, np.full(7, px), centre)
+    ident.print_pass.run(out, np.stack([*sure, ring]), None, np.full(7, px), centre)
     return out[6]
 
 
@@ -290,7 +290,7 @@ def test_a_reading_the_print_contradicts_is_unread() -> None:
     def read_as(sticker: int) -> Identity:
         out = [Identity(PLAYERS[k % 2], 1.0, tags.player_ids(k % 2).start + k, "read", 1.0)
                for k in range(6)] + [Identity("p1", 1.0, sticker, "read", 0.8)]
-        Identifier(LAYOUT, CFG)._read_by_print(out, rings, None, np.full(7, 14.0), None)
+        Identifier(LAYOUT, CFG).print_pass.run(out, rings, None, np.full(7, 14.0), None)
         return out[6]
 
     right = read_as(4)
@@ -301,5 +301,5 @@ def test_a_reading_the_print_contradicts_is_unread() -> None:
     off = VisionConfig(print_doubt_lead=100.0)
     out = [Identity(PLAYERS[k % 2], 1.0, tags.player_ids(k % 2).start + k, "read", 1.0)
            for k in range(6)] + [Identity("p1", 1.0, 2, "read", 0.8)]
-    Identifier(LAYOUT, off)._read_by_print(out, rings, None, np.full(7, 14.0), None)
+    Identifier(LAYOUT, off).print_pass.run(out, rings, None, np.full(7, 14.0), None)
     assert out[6].sticker == 2  # without the check the wrong reading stood

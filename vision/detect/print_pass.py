@@ -47,10 +47,12 @@ class PrintPass:
         of them best is left unread (held-out renders with figures, MJPEG 75-95: 1080p
         seeds 1-6 +22 stickers, 720p seeds 1-3 +38, none wrong)."""
         cfg = self.cfg
-        for k, ident in enumerate(out):
-            if ident.tag == "read" and ident.owner is not None and ident.sticker is not None:
-                q = self.players.index(ident.owner)
-                self.print.learn(x[k], q, ident.sticker - tags.player_ids(q).start)
+        # The decoders' readings: (ring, its owner's index, its pattern)
+        sure = [(k, self.players.index(i.owner), i.sticker % tags.IDS_PER_PLAYER)
+                for k, i in enumerate(out) if i.decoded and i.owner is not None
+                and i.sticker is not None]
+        for k, q, pattern in sure:
+            self.print.learn(x[k], q, pattern)
         found = self.print.current()
         if found is None:
             return
@@ -58,22 +60,21 @@ class PrintPass:
             float(np.median(pixels)) >= cfg.print_frame_px
         # Every ring this pass weighs is scored once: those left unread and, on frames
         # of larger stickers, the decoders' readings (``_doubt``).
-        weighed = [k for k, i in enumerate(out)
-                   if i.tag == "unreadable" or (large and i.decoded)]
+        weighed = sorted({k for k, i in enumerate(out) if i.tag == "unreadable"}
+                         | ({k for k, _, _ in sure} if large else set()))
         if not weighed:
             return
-        scored = self.reader.score(x[weighed], None if seen is None else seen[weighed],
-                                         found)
+        scored = self.reader.score(x[weighed], None if seen is None else seen[weighed], found)
         row = {k: j for j, k in enumerate(weighed)}
-        if large:
-            self._doubt(out, scored, row)
+        if large and sure:
+            self._doubt(out, scored, row, sure)
         lead = cfg.print_lead if large else cfg.print_small_lead
         owner_lead = cfg.print_owner_lead if large else cfg.print_small_owner_lead
         unread = [k for k, ident in enumerate(out) if ident.tag == "unreadable"]
         if not unread:
             return
         # Each sticker is printed once: one read surely here or elsewhere in the frame
-        # is no rival for the rest (``PrintReader.read_many``). Only the decoders'
+        # is no rival for the rest (``PrintReader.readings``). Only the decoders'
         # readings count: the print's own are what is being decided.
         taken = np.zeros((len(self.players), len(tags.CODEWORDS)), bool)
         for sticker in [*elsewhere, *(i.sticker for i in out
@@ -99,7 +100,8 @@ class PrintPass:
             out[k] = Identity(owner, owner_conf, tags.player_ids(r.owner).start + r.pattern,
                               "read", round(min(1.0, r.lead / (2 * lead)), 3), by_print=True)
 
-    def _doubt(self, out: list[Identity], scored: Scored, row: dict[int, int]) -> None:
+    def _doubt(self, out: list[Identity], scored: Scored, row: dict[int, int],
+               sure: list[tuple[int, int, int]]) -> None:
         """The decoders' readings (in place) that the frame's print contradicts: where
         it fits the ring better as another of the owner's stickers, by
         ``print_doubt_lead``, the id is unread (the owner stays; the print pass below
@@ -111,12 +113,8 @@ class PrintPass:
         none right was contradicted by more than 0.05. Only on frames of larger
         stickers (``print_frame_px``): on the committed 720p frames the print
         preferred another pattern to two right readings by 0.37 and 0.49. ``scored``:
-        the rings as the print scores them, ring ``k`` in its row ``row[k]``."""
-        sure = [(k, self.players.index(i.owner), i.sticker % tags.IDS_PER_PLAYER)
-                for k, i in enumerate(out) if i.decoded and i.owner is not None
-                and i.sticker is not None]
-        if not sure:
-            return
+        the rings as the print scores them, ring ``k`` in its row ``row[k]``; ``sure``:
+        the decoders' readings, (ring, owner's index, pattern)."""
         rings = [k for k, _, _ in sure]
         worse = self.reader.prefer_other(
             scored, [row[k] for k in rings], [q for _, q, _ in sure], [p for _, _, p in sure])

@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 import serial
 import serial.threaded
+from serial.tools import list_ports
 
 from table.device import DeviceEvent, StreamPosition
 
@@ -424,8 +425,6 @@ class TableBox:
 
 def find_box(timeout: float = 1.5) -> str | None:
     """The first serial port that answers the handshake (Arduino-like ports first)."""
-    from serial.tools import list_ports
-
     ports = sorted(list_ports.comports(),
                    key=lambda p: (0 if (p.vid in (0x2341, 0x2A03, 0x1A86, 0x0403)) else 1,
                                   p.device))

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from table.system import ActionRefused, Referee
+from table.errors import ActionRefused
+from table.system import Referee
 
 Step = Callable[[Any, Any, Any], None]  # state before, action, state after
 

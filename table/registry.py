@@ -11,6 +11,8 @@ from table.quoting import quote
 from table.system import GameSystem
 
 GROUP = "tablesight.games"
+# The game a scenario or a setup plays when it names none: the scenario contract (v1)
+# predates the other games, so a file without "game" is this one.
 DEFAULT = "dreamblade"
 
 
@@ -31,10 +33,6 @@ def systems() -> dict[str, GameSystem]:
             continue
         if isinstance(system, GameSystem) and system.name == ep.name:
             found[ep.name] = system
-    if DEFAULT not in found:  # run from a source tree without an install: still there
-        from table.dreamblade.system import SYSTEM
-
-        found[DEFAULT] = SYSTEM
     return dict(sorted(found.items()))
 
 

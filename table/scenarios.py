@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from table import registry
+from table.errors import ScenarioError
 from table.quoting import quote
-from table.system import ScenarioError
 
 __all__ = ["ScenarioError", "compare", "run"]
 

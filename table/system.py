@@ -25,33 +25,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Protocol
 
+from table.errors import ActionRefused, CommandRefused, ScenarioError, SetupRefused
 from table.observation import Observation
 from table.quoting import quote
 from table.randomness import Die
 from table.stickers import Stickers
-
-
-class ActionRefused(ValueError):
-    """The rules refused an action; nothing changed. The message names the input."""
-
-
-class NotationError(ValueError):
-    """Text that is not an action of this game; the message names the offending part."""
-
-
-class SetupRefused(ValueError):
-    """A setup this game cannot be played with (unknown pieces, an illegal force)."""
-
-
-class ScenarioError(ValueError):
-    """A rules scenario file that is not valid (``table.scenarios``); the message says
-    where, quoting the input cut short."""
-
-
-class CommandRefused(ValueError):
-    """A command from a person or the box that was refused; nothing changed. The
-    message says why."""
-
 
 PLAYERS = ("p1", "p2")
 

@@ -29,9 +29,9 @@ def bench_rules(games: int = 200, seed: int = 1, checks: int = 20000,
     any installed game, through the seam (``Referee``): the sample forces, dice by
     ``chance``, decisions uniformly among ``legal_actions``."""
     from table import registry
+    from table.errors import ActionRefused
     from table.playout import random_game
     from table.session import Setup
-    from table.system import ActionRefused
 
     if hasattr(os, "sched_setaffinity"):
         with contextlib.suppress(OSError):  # one core, as the figure promises

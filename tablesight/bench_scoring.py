@@ -16,6 +16,28 @@ if TYPE_CHECKING:  # the vision stack (OpenCV) is imported only when a bench nee
 TIMING_RUNS = 3
 
 
+def conditions():  # name -> (Conditions, hands)
+    """The synthetic conditions every vision bench renders, by name: the camera's
+    conditions and how many hands reach in."""
+    from vision.synth import Conditions
+
+    return {
+        "clean": (Conditions(), 0),
+        "tilt": (Conditions(tilt_deg=38, yaw_deg=8, distortion=-0.04), 0),
+        "blur": (Conditions(blur=6), 0),
+        "dim": (Conditions(light=0.4, noise=5, uneven=0.3), 0),
+        "glare": (Conditions(glare=150), 0),
+        "shadow": (Conditions(shadow=0.5), 0),
+        "grey ink": (Conditions(print_black=0.3, tilt_deg=10), 0),
+        "figures": (Conditions(tilt_deg=15), 0),
+        "hands": (Conditions(tilt_deg=10), 1),
+        "grey hands": (Conditions(print_black=0.3, tilt_deg=10), 1),
+    }
+
+
+FIGURES_IN = {"figures", "hands"}  # the conditions whose bases carry figures
+
+
 def match_bases(truth_bases, seen, radius_factor=0.5):
     """Pairs (truth, seen) by nearest centre within half a base diameter."""
     import math

@@ -108,8 +108,7 @@ def plain_rings(scenes: int, seed: int) -> dict[str, Any]:
     from vision.layout import game_layout
     from vision.synth import SceneRenderer, random_scene
 
-    from .bench_scoring import match_bases
-    from .bench_vision import FIGURES_IN, conditions
+    from .bench_scoring import FIGURES_IN, conditions, match_bases
 
     out: dict[str, Any] = {}
     for game in registry.systems():

@@ -25,7 +25,7 @@ import numpy as np
 
 from table.device import DeviceEvent
 from table.observation import Observation, ObservedBase
-from table.session import GameLog, Session, SessionEvent
+from table.session import GameLog, Session, SessionEvent, Setup
 from vision.camera import FrameSource
 from vision.layout import Layout, game_layout
 from vision.synth.scene import Conditions, Scene, SceneRenderer
@@ -82,9 +82,8 @@ def _where(session: Session, state: Any) -> tuple:
 def script_game(layout: Layout, seed: int, changes: int,
                 game: str | None = None) -> tuple[list[_Step], Any]:
     from .scripted import ScriptedTable
-    from .table_cli import _sample_setup
 
-    session = Session.new(_sample_setup(game=game))
+    session = Session.new(Setup.sample(game))
     steps: list[_Step] = []
     cam = _RecordingCamera(session, layout, steps)
     rng = random.Random(seed)

@@ -10,28 +10,16 @@ import os
 from typing import Any
 
 from .bench_rendered import bench_rendered
-from .bench_scoring import COMMITTED_KEYS, TIMING_RUNS, VisionTally, identity_rates, score_committed
+from .bench_scoring import (
+    COMMITTED_KEYS,
+    FIGURES_IN,
+    TIMING_RUNS,
+    VisionTally,
+    conditions,
+    identity_rates,
+    score_committed,
+)
 from .bench_sequences import hand_sequences, plain_rings, swapped_in_place
-
-
-def conditions():  # name -> (Conditions, hands)
-    from vision.synth import Conditions
-
-    return {
-        "clean": (Conditions(), 0),
-        "tilt": (Conditions(tilt_deg=38, yaw_deg=8, distortion=-0.04), 0),
-        "blur": (Conditions(blur=6), 0),
-        "dim": (Conditions(light=0.4, noise=5, uneven=0.3), 0),
-        "glare": (Conditions(glare=150), 0),
-        "shadow": (Conditions(shadow=0.5), 0),
-        "grey ink": (Conditions(print_black=0.3, tilt_deg=10), 0),
-        "figures": (Conditions(tilt_deg=15), 0),
-        "hands": (Conditions(tilt_deg=10), 1),
-        "grey hands": (Conditions(print_black=0.3, tilt_deg=10), 1),
-    }
-
-
-FIGURES_IN = {"figures", "hands"}
 
 
 def bench_vision(quick: bool = False, seed: int = 1, uhd: bool = False) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import threading
 import time
 from typing import Any
 
-from table.session import Session
+from table.session import Session, Setup
 
 MARK = "bench-"
 
@@ -99,9 +99,8 @@ def bench_web(subscribers: int = 50, events: int = 200, rate: float = 20.0,
     from web import TableServices, create_app
 
     from .server import Server
-    from .table_cli import _sample_setup
 
-    session = Session.new(_sample_setup())
+    session = Session.new(Setup.sample())
     services = TableServices(session)
     server = Server(create_app(services), "127.0.0.1", 0).start()
     ctx = mp.get_context("spawn")

@@ -9,37 +9,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-
-class UsageError(Exception):
-    """Bad input from the command line user: printed as one line, exit status 2."""
-
-
-MAX_MESSAGE = 300  # characters of an error line
-MAX_INPUT_BYTES = 16 * 1024 * 1024  # the largest real input (a catalog) is ~1 MB
-
-
-def _read_json(path: str) -> object:
-    try:
-        size = Path(path).stat().st_size
-        if size > MAX_INPUT_BYTES:
-            raise UsageError(f"{path}: {size // 1_000_000} MB; an input file holds at most "
-                             f"{MAX_INPUT_BYTES // 1_000_000} MB")
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path}: not valid JSON: {exc}") from None
-    except RecursionError:
-        raise UsageError(f"{path}: JSON nested too deep to be a tablesight file") from None
+from .usage import MAX_MESSAGE, UsageError, read_json
 
 
 # -- rules ---------------------------------------------------------------------------
 def cmd_rules_check(args: argparse.Namespace) -> int:
     from table import scenarios as scenario
 
-    data = _read_json(args.scenario)
+    data = read_json(args.scenario)
     try:
         out = scenario.run(data, _catalog(args))
     except scenario.ScenarioError as exc:
@@ -50,7 +27,7 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
     json.dump(out, sys.stdout, indent=None if args.compact else 2)
     sys.stdout.write("\n")
     if args.expect:
-        diffs = scenario.compare(_read_json(args.expect), out)  # type: ignore[arg-type]
+        diffs = scenario.compare(read_json(args.expect), out)  # type: ignore[arg-type]
         for d in diffs:
             print(f"MISMATCH {d}", file=sys.stderr)
         return 1 if diffs else 0
@@ -58,7 +35,7 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
 
 
 def _catalog(args: argparse.Namespace):  # -> Catalog
-    from table.dreamblade import Catalog, CatalogError
+    from table.games.dreamblade import Catalog, CatalogError
 
     from .paths import user_catalog_files
 
@@ -90,7 +67,7 @@ def cmd_catalog_list(args: argparse.Namespace) -> int:
 
 
 def cmd_catalog_import(args: argparse.Namespace) -> int:
-    from table.dreamblade.dreamcatcher import import_csv
+    from table.games.dreamblade.dreamcatcher import import_csv
 
     from .paths import user_catalog_dir
 
@@ -120,7 +97,7 @@ def cmd_catalog_import(args: argparse.Namespace) -> int:
 def _import_warseer_creatures(args: argparse.Namespace, text: str) -> int:
     """Warseer creatures from a spreadsheet (``docs/rules/warseer-catalog.md``): every row
     checked, the file written only when all are good."""
-    from table.warseer.catalog import CATALOG_FORMAT, CatalogError, creatures_from_csv
+    from table.games.warseer.catalog import CATALOG_FORMAT, CatalogError, creatures_from_csv
 
     from .paths import game_catalog_dir
 
@@ -138,12 +115,12 @@ def _import_warseer_creatures(args: argparse.Namespace, text: str) -> int:
 
 
 def cmd_warband_check(args: argparse.Namespace) -> int:
-    from table.dreamblade import CatalogError, SetupError
-    from table.dreamblade.warband import load_warband
+    from table.games.dreamblade import CatalogError, SetupError
+    from table.games.dreamblade.warband import load_warband
 
     cat = _catalog(args)
     try:
-        wb = load_warband(_read_json(args.file), cat)
+        wb = load_warband(read_json(args.file), cat)
     except (CatalogError, SetupError) as exc:
         print(f"{args.file}: invalid warband: {exc}", file=sys.stderr)
         return 1
@@ -378,7 +355,7 @@ def use_user_catalogs() -> None:
     from .paths import game_catalog_files
 
     for name, system in registry.systems().items():
-        docs = [(f.name, _read_json(str(f))) for f in game_catalog_files(name)]
+        docs = [(f.name, read_json(str(f))) for f in game_catalog_files(name)]
         try:
             system.use_user_catalog(docs)
         except ValueError as exc:

@@ -11,10 +11,10 @@ import random
 import time
 from typing import TextIO
 
-from table.dreamblade import Board, Catalog, Game
-from table.dreamblade.playout import play_random_game, table_policy
-from table.dreamblade.referee.wording import event_line
-from table.dreamblade.warband import sample_warband
+from table.games.dreamblade import Board, Catalog, Game, new_state
+from table.games.dreamblade.playout import play_random_game, table_policy
+from table.games.dreamblade.referee.wording import event_line
+from table.games.dreamblade.warband import sample_warband
 
 
 def run_rules_demo(seed: int, delay: float, out: TextIO) -> int:
@@ -25,7 +25,7 @@ def run_rules_demo(seed: int, delay: float, out: TextIO) -> int:
               f"(both players: {wb.name}; simulated dice; seed {seed})\n")
     out.write("No camera or table box yet: the players' choices come from a simple "
               "built-in player.\n\n")
-    record = play_random_game(game.new_state(), random.Random(seed), policy=table_policy,
+    record = play_random_game(new_state(game), random.Random(seed), policy=table_policy,
                               keep_events=True, max_turns=60)
     for e in record.events:
         if e.kind == "initiative":

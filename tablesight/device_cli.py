@@ -7,7 +7,7 @@ import json
 import time
 from contextlib import ExitStack
 
-from .cli import UsageError
+from .usage import UsageError
 
 
 def _open(args: argparse.Namespace, stack: ExitStack):  # -> TableBox

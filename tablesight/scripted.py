@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from table.session import CommandError, Session
+from table.errors import CommandRefused
+from table.session import Session
 from table.system import Intent
 from vision.layout import Layout, Region
 from vision.synth.camera import SyntheticCamera
@@ -281,7 +282,7 @@ class ScriptedTable:
         elif it.kind == "type":
             try:
                 s.command({"do": "action", "action": str(it.action)}, source="dashboard")
-            except CommandError:
+            except CommandRefused:
                 self.stats.refused += 1
         else:
             self._board(it)
@@ -315,7 +316,7 @@ class ScriptedTable:
             try:  # a person at the dashboard picks what really happened
                 if fits:
                     s.command({"do": "choose", "option": fits[0][1]}, source="dashboard")
-            except CommandError:
+            except CommandRefused:
                 self.stats.refused += 1
         if len(s.ops) == ops:
             self.intended.pop()  # not taken: the players will put the board back
@@ -328,7 +329,7 @@ class ScriptedTable:
                 self.stats.overrules += 1
                 try:
                     s.command({"do": "board_ok"}, source="dashboard")
-                except CommandError:
+                except CommandRefused:
                     self.stats.refused += 1
 
     def run(self, max_acts: int = 5000, max_seconds: float | None = None) -> TableStats:

@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from table import registry
+from table.errors import SetupRefused
 from table.session import GameLog, Session, SessionEvent, Setup, StorageError
 from table.session.setup import SetupFormatError
-from table.system import SetupRefused, Wording
+from table.system import Wording
 
-from .cli import UsageError, _read_json
 from .paths import data_home
+from .usage import UsageError, read_json
 
 
 # -- the terminal voice ---------------------------------------------------------------
@@ -80,13 +81,6 @@ class Narrator:
 
 
 # -- shared setup ---------------------------------------------------------------------------
-def _sample_setup(names: tuple[str, str] = ("Ann", "Bob"), game: str | None = None) -> Setup:
-    system = registry.get(game or registry.DEFAULT)
-    forces = system.sample_forces()
-    return Setup({p: tuple(f) for p, f in forces.items()}, {"p1": names[0], "p2": names[1]},
-                 system=system.name)
-
-
 def _open_log(path: Path) -> GameLog:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -98,7 +92,7 @@ def _open_log(path: Path) -> GameLog:
 def _setup_from_args(args: argparse.Namespace) -> Setup:
     if args.setup:
         try:
-            return Setup.from_dict(_read_json(args.setup))
+            return Setup.from_dict(read_json(args.setup))
         except SetupFormatError as e:
             raise UsageError(f"{args.setup}: {e}") from None
     game = getattr(args, "game", None) or registry.DEFAULT
@@ -111,11 +105,11 @@ def _setup_from_args(args: argparse.Namespace) -> Setup:
         wbs = []
         for f in args.warbands:
             try:
-                wbs.append(tuple(system.force_from_file(_read_json(f))))
+                wbs.append(tuple(system.force_from_file(read_json(f))))
             except SetupRefused as e:
                 raise UsageError(f"{f}: {e}") from None
         return Setup({"p1": wbs[0], "p2": wbs[1]}, system=system.name)
-    return _sample_setup(("Player 1", "Player 2"), game)
+    return Setup.sample(game, ("Player 1", "Player 2"))
 
 
 def _ports() -> list[dict[str, Any]]:
@@ -251,7 +245,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         system = registry.get(args.game or registry.DEFAULT)
     except registry.UnknownGame as e:
         raise UsageError(str(e)) from None
-    setup = _sample_setup(game=system.name)
+    setup = Setup.sample(system.name)
     try:  # the scripted players are the game's: a game may have none
         probe = system.referee(setup)
         probe.autoplay(probe.new_state(), random.Random(0))
@@ -422,7 +416,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    data = _read_json(args.file)
+    data = read_json(args.file)
     if not isinstance(data, dict) or data.get("format") != "tablesight-record/1":
         raise UsageError(f"{args.file}: not a tablesight game record (tablesight-record/1)")
     try:
@@ -434,7 +428,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     ops = data.get("operations")
     if not isinstance(ops, list):
         raise UsageError(f"{args.file}: operations must be a list")
-    from table.session import CommandError
+    from table.errors import CommandRefused
 
     for i, op in enumerate(ops):
         if not isinstance(op, dict) or op.get("kind") not in ("action", "correction"):
@@ -444,7 +438,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                else {"do": "correct", **{k: op[k] for k in fields if k in op}})
         try:
             session.command(cmd, source="replay")
-        except CommandError as e:
+        except CommandRefused as e:
             raise UsageError(f"{args.file}: operation {i} ({op}) does not replay: {e}") from None
         if args.delay:
             time.sleep(args.delay)

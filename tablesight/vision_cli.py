@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .cli import UsageError
+from .usage import UsageError
 
 
 def load_layout(path: str | None, game: str | None = None):  # -> Layout
@@ -73,16 +73,16 @@ def cmd_print_ruler(args: argparse.Namespace) -> int:
 
 def cmd_print_stickers(args: argparse.Namespace) -> int:
     from table import registry
-    from table.system import SetupRefused
+    from table.errors import SetupRefused
     from vision.printing.sheets import print_stickers
 
-    from .cli import _read_json
+    from .usage import read_json
 
     layout = load_layout(args.layout)
     try:
         # The force file is in the format of the game the map is for.
         system = registry.get(layout.game or registry.DEFAULT)
-        force = system.force_from_file(_read_json(args.warband))
+        force = system.force_from_file(read_json(args.warband))
     except (SetupRefused, registry.UnknownGame) as exc:
         raise UsageError(f"{args.warband}: {exc}") from None
     pdf, mapping = print_stickers(layout, args.player, force, Path(args.out),
@@ -271,7 +271,7 @@ def cmd_vision_synth(args: argparse.Namespace) -> int:
 
     from vision.synth import SceneRenderer, random_scene
 
-    from .bench_vision import conditions
+    from .bench_scoring import conditions
 
     layout = load_layout(args.layout)
     renderer = SceneRenderer(layout)
@@ -331,7 +331,7 @@ def contact_sheet(layout, seed: int = 1, tile: tuple[int, int] = (480, 270)):  #
 
     from vision.synth import SceneRenderer, random_scene
 
-    from .bench_vision import FIGURES_IN, conditions
+    from .bench_scoring import FIGURES_IN, conditions
 
     renderer = SceneRenderer(layout)
     tiles = []

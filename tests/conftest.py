@@ -25,13 +25,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture
 def track_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Track installed the way a game package is: a distribution whose metadata
-    declares the entry point, found on ``sys.path`` by ``importlib.metadata``."""
+    """Track (``table.games.track``, the example game) installed the way a game package
+    is: a distribution whose metadata declares the entry point, found on ``sys.path`` by
+    ``importlib.metadata``."""
     dist = tmp_path / "site" / "tablesight_track-0.1.dist-info"
     dist.mkdir(parents=True)
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tablesight-track\n"
                                    "Version: 0.1\n")
-    (dist / "entry_points.txt").write_text("[tablesight.games]\ntrack = tests.toygame:SYSTEM\n")
+    (dist / "entry_points.txt").write_text("[tablesight.games]\n"
+                                           "track = table.games.track.system:SYSTEM\n")
     monkeypatch.syspath_prepend(str(tmp_path / "site"))  # undone after the test
     registry.systems.cache_clear()
     yield
@@ -40,13 +42,13 @@ def track_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 @pytest.fixture
 def cards_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """High Card (``tests/toygame/cards.py``), installed like ``track_installed``."""
+    """High Card (``tests/highcard.py``, a test game), installed like ``track_installed``."""
     dist = tmp_path / "site" / "tablesight_highcard-0.1.dist-info"
     dist.mkdir(parents=True)
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tablesight-highcard\n"
                                    "Version: 0.1\n")
     (dist / "entry_points.txt").write_text("[tablesight.games]\n"
-                                           "highcard = tests.toygame.cards:SYSTEM\n")
+                                           "highcard = tests.highcard:SYSTEM\n")
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     registry.systems.cache_clear()
     yield

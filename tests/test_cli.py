@@ -46,7 +46,7 @@ def test_catalog_import_of_an_unreadable_file(tmp_path):
 
 
 def test_warband_check(tmp_path):
-    good = ROOT / "table/dreamblade/data/warbands/rulebook-sample.json"
+    good = ROOT / "table/games/dreamblade/data/warbands/rulebook-sample.json"
     r = run("warband", "check", str(good))
     assert r.returncode == 0 and "16 miniatures" in r.stdout
     bad = tmp_path / "bad.json"

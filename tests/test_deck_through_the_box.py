@@ -1,5 +1,5 @@
 """A deck drawn through the table box, end to end (the seam's decks, protocol 3): a
-test game (High Card, ``tests/toygame/cards.py``) whose every draw is the box rolling a
+test game (High Card, ``tests/highcard.py``) whose every draw is the box rolling a
 die with as many sides as cards are left, armed afresh before each draw by the live
 table. The box reboots mid-game (it forgets what it was armed with) and the host
 crashes: the deck's state is the log's, resumed exactly, and the game goes on to its
@@ -21,7 +21,7 @@ from table.session import GameLog, Session, Setup
 from tablesight.live import LiveTable
 from vision.layout import Layout
 
-from .toygame.cards import CARDS, ROUNDS
+from .highcard import CARDS, ROUNDS
 
 
 def wait(done: Callable[[], bool], seconds: float, what: str) -> None:

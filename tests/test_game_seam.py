@@ -1,4 +1,4 @@
-"""The seam holds: a second game (``tests/toygame``: Track, a race on six spaces), found
+"""The seam holds: a second game (``table/games/track``: Track, a race on six spaces), found
 through a real ``tablesight.games`` entry point, played end to end through the
 game-neutral session: dice from the table box, moves seen by a (synthetic) camera,
 typed actions, undo, a correction, the SQLite log, a resume, the dashboard's API."""
@@ -11,10 +11,10 @@ import pytest
 
 from table import registry
 from table.device import DeviceEvent
+from table.errors import CommandRefused
+from table.games.track import State
 from table.observation import Observation, ObservedBase
-from table.session import CommandError, GameLog, Session, Setup
-
-from .toygame import State
+from table.session import GameLog, Session, Setup
 
 
 def seen(state: State, frame: int, moved: dict[str, str] | None = None) -> Observation:
@@ -81,7 +81,7 @@ def test_a_whole_game_of_track_through_the_session(track_installed, tmp_path) ->
     s.command({"do": "action", "action": "p2 pass"})  # typed on the dashboard
     turn("p1", 4, "s4")
     s.command({"do": "action", "action": "p2 roll 6"})
-    with pytest.raises(CommandError, match="refused by the rules"):
+    with pytest.raises(CommandRefused, match="refused by the rules"):
         s.command({"do": "action", "action": "p2 advance p2#0 s5"})
     s.command({"do": "undo"})  # the 6 was a typo: undone, rolled again by hand
     s.command({"do": "die", "player": "p2", "die": 6})  # the game's own command
@@ -174,9 +174,8 @@ def test_the_demo_plays_any_game_that_has_scripted_players(track_installed, tmp_
 
 def test_a_game_without_scripted_players_cannot_be_demoed(monkeypatch, track_installed,
                                                            capsys) -> None:
+    from table.games.track.referee import TrackReferee
     from tablesight.cli import main
-
-    from .toygame import TrackReferee
 
     def none(self, state, rng):
         raise NotImplementedError

@@ -11,10 +11,9 @@ import cv2
 import numpy as np
 import pytest
 
-from table.session import Session
+from table.session import Session, Setup
 from tablesight.keep_frames import FrameKeeper
 from tablesight.live import LiveTable
-from tablesight.table_cli import _sample_setup
 from vision.detect import Detector
 from vision.layout import game_layout
 from vision.synth.camera import SyntheticCamera
@@ -25,7 +24,7 @@ from .waiting import wait_for
 
 def test_a_desync_writes_the_frames_the_detector_saw(tmp_path: Path) -> None:
     layout = game_layout()
-    session = Session.new(_sample_setup())
+    session = Session.new(Setup.sample())
     camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=10.0), fps=30.0)
     camera.show(Scene(layout))
     live = LiveTable(session, layout, camera, None)

@@ -9,9 +9,8 @@ import numpy as np
 
 from firmware_bridge.bridge import TableBox
 from firmware_bridge.simulator import BoxSimulator
-from table.session import Session
+from table.session import Session, Setup
 from tablesight.live import LiveTable
-from tablesight.table_cli import _sample_setup
 from vision.layout import game_layout
 from vision.synth.camera import SyntheticCamera
 from vision.synth.scene import Base, Conditions, Scene, SceneRenderer
@@ -21,7 +20,7 @@ from .waiting import wait_for
 
 def test_camera_and_box_trouble_is_reported_and_play_goes_on() -> None:
     layout = game_layout()
-    session = Session.new(_sample_setup())
+    session = Session.new(Setup.sample())
     camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=10.0), fps=30.0)
     camera.freeze.frozen_after = 0.5
     camera.show(Scene(layout))
@@ -64,7 +63,7 @@ def test_garbage_frames_never_reach_the_session() -> None:
             time.sleep(0.01)
             return np.zeros((0, 0), np.uint8), time.time()
 
-    session = Session.new(_sample_setup())
+    session = Session.new(Setup.sample())
     live = LiveTable(session, game_layout(), Garbage(), None).start()
     try:
         time.sleep(0.5)
@@ -77,7 +76,7 @@ def test_garbage_frames_never_reach_the_session() -> None:
 
 def test_camera_and_box_can_be_swapped_while_the_game_goes_on() -> None:
     layout = game_layout()
-    session = Session.new(_sample_setup())
+    session = Session.new(Setup.sample())
     live = LiveTable(session, layout, None, None).start()
     sim = BoxSimulator().start()
     try:
@@ -92,7 +91,7 @@ def test_camera_and_box_can_be_swapped_while_the_game_goes_on() -> None:
         sim.press("p1", "roll")
         assert wait_for(lambda: "p1" in session.referee.init_dice)
         # A new game follows the same camera: it gets the board as it stands.
-        other = Session.new(_sample_setup())
+        other = Session.new(Setup.sample())
         live.attach(other)
         assert other.last_obs is not None
         live.use_camera(None)
@@ -104,7 +103,7 @@ def test_camera_and_box_can_be_swapped_while_the_game_goes_on() -> None:
 
 def test_a_fault_processing_one_input_does_not_blind_the_table(capsys) -> None:
     layout = game_layout()
-    session = Session.new(_sample_setup())
+    session = Session.new(Setup.sample())
     camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=10.0), fps=30.0)
     camera.show(Scene(layout))
     real = session.observe
@@ -143,7 +142,7 @@ def test_something_left_on_the_map_is_reported_and_the_rest_goes_on() -> None:
     from vision.synth.scene import Hand
 
     layout = game_layout()
-    session = Session.new(_sample_setup())
+    session = Session.new(Setup.sample())
     camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=10.0), fps=30.0)
     camera.show(Scene(layout))
     cfg = replace(VisionConfig(), static_occlusion_frames=20)

@@ -13,12 +13,11 @@ import pytest
 
 from firmware_bridge.bridge import TableBox
 from firmware_bridge.emulator import Emulator
-from table.dreamblade import apply
-from table.dreamblade.notation import parse_action
-from table.session import GameLog, Session
+from table.games.dreamblade import apply
+from table.games.dreamblade.notation import parse_action
+from table.session import GameLog, Session, Setup
 from tablesight.live import LiveTable
 from tablesight.scripted import ScriptedTable
-from tablesight.table_cli import _sample_setup
 from vision.layout import game_layout
 from vision.synth.camera import SyntheticCamera
 from vision.synth.scene import Conditions, SceneRenderer
@@ -31,7 +30,7 @@ def layout():
 
 def test_a_whole_game_from_frames_and_the_emulated_box(tmp_path: Path, layout) -> None:
     log = GameLog(tmp_path / "games.db")
-    session = Session.new(_sample_setup(), log)
+    session = Session.new(Setup.sample(), log)
     camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=12.0, noise=1.5),
                              fps=60.0, seed=3)
     emulator = Emulator()
@@ -85,7 +84,7 @@ def test_a_whole_game_from_frames_and_the_emulated_box(tmp_path: Path, layout) -
     assert physical == [what(str(a)) for a in players.intended]
 
     # The same operations through the bare engine: the same conquest every turn.
-    state = session.referee.game.new_state()
+    state = session.referee.new_state()
     for op in session.record()["operations"]:
         state, _ = apply(state, parse_action(op["action"]))
     assert [(c.turn, c.points, c.winner) for c in state.conquest] == \

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from table import registry
 from table.maps import LAYOUT_FORMAT as FIRST_FORMAT
 from table.maps import LAYOUT_FORMAT_2
 
@@ -328,6 +329,4 @@ def _board(d: object, folder: Path | None) -> Board:
 def game_layout(game: str | None = None) -> Layout:
     """The printed map of an installed game (by default the first one), from the layout
     document its game system provides."""
-    from table import registry
-
     return Layout.from_dict(registry.get(game or registry.DEFAULT).layout())

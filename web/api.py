@@ -15,15 +15,9 @@ from typing import Any
 from flask import Blueprint, jsonify, request, session
 
 from table import registry
-from table.session import (
-    CommandError,
-    Session,
-    Setup,
-    SetupFormatError,
-    StorageError,
-    quote,
-)
-from table.system import SetupRefused
+from table.errors import CommandRefused, SetupRefused
+from table.quoting import quote
+from table.session import Session, Setup, SetupFormatError, StorageError
 
 from .security import (
     LOGIN_LIMITS,
@@ -97,7 +91,7 @@ def command() -> Any:
         return _refused(f"{quote(do)} needs a staff login", 401)
     try:
         events = services().session.command(cmd, source="dashboard")
-    except CommandError as e:
+    except CommandRefused as e:
         return _refused(str(e))
     return jsonify(ok=True, events=[e.to_dict() for e in events])
 

@@ -2,12 +2,8 @@
 the camera's and the box's input, what listeners hear. The game's own knowledge comes
 through its referee (``table.system``)."""
 
-from table.quoting import quote
-from table.stickers import Stickers
-
-from .session import CommandError, Session, SessionEvent
+from .session import Session, SessionEvent
 from .setup import Setup, SetupFormatError
 from .storage import GameLog, StorageError
 
-__all__ = ["CommandError", "GameLog", "Session", "SessionEvent", "Setup",
-           "SetupFormatError", "Stickers", "StorageError", "quote"]
+__all__ = ["GameLog", "Session", "SessionEvent", "Setup", "SetupFormatError", "StorageError"]

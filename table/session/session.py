@@ -26,18 +26,10 @@ from typing import Any
 
 from table import registry
 from table.device import DeviceEvent, StreamPosition
+from table.errors import ActionRefused, CommandRefused, NotationError, SetupRefused
 from table.observation import Observation
 from table.quoting import quote
-from table.system import (
-    ActionRefused,
-    CommandRefused,
-    Explanation,
-    NotationError,
-    Prompt,
-    Referee,
-    RulesEvent,
-    SetupRefused,
-)
+from table.system import Explanation, Prompt, Referee, RulesEvent
 
 from .setup import Setup
 from .storage import REPLAYED_KINDS, GameLog, StorageError
@@ -45,7 +37,6 @@ from .storage import REPLAYED_KINDS, GameLog, StorageError
 HISTORY_SHOWN = 200
 MAX_TEXT = 200  # characters of any text field in a command (an action is ~40)
 
-CommandError = CommandRefused  # what a refused command raises (the seam's name for it)
 
 
 @dataclass(frozen=True)
@@ -287,7 +278,7 @@ class Session:
 
     # -- input 1: people ---------------------------------------------------------------------
     def command(self, cmd: dict[str, Any], source: str = "dashboard") -> list[SessionEvent]:
-        """Run one command; ``CommandError`` (nothing changed) when it is refused.
+        """Run one command; ``CommandRefused`` (nothing changed) when it is refused.
 
         The table's own: ``{"do": "action", "action": "<the game's notation>"}``,
         ``{"do": "undo"}``, ``{"do": "choose", "option": 0}`` (one reading of a camera
@@ -298,13 +289,13 @@ class Session:
         in, its buttons), e.g. ``{"do": "roll", "player": "p1", "faces": [3, "blade"]}``.
         """
         if not isinstance(cmd, dict):
-            raise CommandError("a command is a JSON object with a 'do' field")
+            raise CommandRefused("a command is a JSON object with a 'do' field")
         do = cmd.get("do")
         if not isinstance(do, str):
-            raise CommandError(f"do: the command's name, not {quote(do)}")
+            raise CommandRefused(f"do: the command's name, not {quote(do)}")
         handlers = self._handlers()
         if do not in handlers:
-            raise CommandError(f"unknown command {quote(do)}; one of: {', '.join(handlers)}")
+            raise CommandRefused(f"unknown command {quote(do)}; one of: {', '.join(handlers)}")
         out: list[SessionEvent] = []
         with self._lock:
             self._run(handlers[do], cmd, source, out)
@@ -326,10 +317,10 @@ class Session:
         try:
             handler(cmd, source, out)
         except ActionRefused as e:
-            raise CommandError(f"refused by the rules: {self.words.humanize(str(e))}") \
+            raise CommandRefused(f"refused by the rules: {self.words.humanize(str(e))}") \
                 from None
         except NotationError as e:
-            raise CommandError(str(e)) from None
+            raise CommandRefused(str(e)) from None
 
     def _cmd_action(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
         action = self.referee.parse_action(
@@ -339,7 +330,7 @@ class Session:
 
     def _cmd_undo(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
         if not self.ops:
-            raise CommandError("nothing to undo")
+            raise CommandRefused("nothing to undo")
         last = self.ops[-1]
         state = self._replay(self.ops[:-1])
         self.note("undo", {"undone": last.body}, source)
@@ -351,10 +342,10 @@ class Session:
 
     def _cmd_choose(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
         if not self.confirm:
-            raise CommandError("no camera reading is waiting for confirmation")
+            raise CommandRefused("no camera reading is waiting for confirmation")
         i = cmd.get("option")
         if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(self.confirm):
-            raise CommandError(f"option: 0 to {len(self.confirm) - 1}")
+            raise CommandRefused(f"option: 0 to {len(self.confirm) - 1}")
         chosen = self.confirm[i]
         self.confirm = None
         for a in chosen.actions:
@@ -364,7 +355,7 @@ class Session:
     def _cmd_board_ok(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
         obs = self.last_obs
         if obs is None or not self.desync:
-            raise CommandError("nothing to overrule: the camera agrees with the game")
+            raise CommandRefused("nothing to overrule: the camera agrees with the game")
         places = self.referee.overrule(self.state, obs)
         self.note("board_ok", {"cells": places}, source)
         self._emit(out, "warning", message="camera overruled in " + " ".join(places)
@@ -374,7 +365,7 @@ class Session:
     def _cmd_follow(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
         on = cmd.get("on")
         if not isinstance(on, bool):
-            raise CommandError("on: true or false")
+            raise CommandRefused("on: true or false")
         self.follow_camera = on
         self.note("follow_camera", {"on": on}, source)
         if not on:
@@ -477,7 +468,7 @@ class Session:
                     cmd = {"do": name, "player": ev.player}
                     try:
                         self._run(handlers[name], cmd, "box", out)
-                    except CommandError as e:
+                    except CommandRefused as e:
                         self.warn(out, f"{ev.player} pressed {ev.button}: {e}")
             else:
                 self.referee.device(self, ev, out)
@@ -538,5 +529,5 @@ class Session:
 def _text(cmd: dict[str, Any], key: str, what: str) -> str:
     v = cmd.get(key)
     if not isinstance(v, str) or len(v) > MAX_TEXT:
-        raise CommandError(f"{key}: {what}, not {quote(v)}")
+        raise CommandRefused(f"{key}: {what}, not {quote(v)}")
     return v

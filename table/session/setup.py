@@ -73,6 +73,15 @@ class Setup:
         return out
 
     @classmethod
+    def sample(cls, game: str | None = None,
+               names: tuple[str, str] = ("Ann", "Bob")) -> Setup:
+        """A first game of ``game`` (the default game when None) with its sample forces:
+        demos, benches and a table started with no setup."""
+        system = registry.get(game or registry.DEFAULT)
+        return cls({p: tuple(f) for p, f in system.sample_forces().items()},
+                   {"p1": names[0], "p2": names[1]}, system=system.name)
+
+    @classmethod
     def from_dict(cls, d: object) -> Setup:
         if not isinstance(d, dict):
             raise SetupFormatError("a setup is a JSON object")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from table.dreamblade import (
+from table.games.dreamblade import (
     Board,
     Catalog,
     Game,
@@ -14,8 +14,9 @@ from table.dreamblade import (
     State,
     Zone,
     apply,
+    new_state,
 )
-from table.dreamblade.state import Mode
+from table.games.dreamblade.state import Mode
 
 TEST_MINIS = [
     {"name": "Brute", "type": "creature", "cost": 3, "aspects": ["passion"],
@@ -135,7 +136,7 @@ def position(warbands: Mapping[str, Sequence[str]],
              turns_won: tuple[int, int] = (0, 0)) -> State:
     """A position: ``where`` maps refs to a cell or a zone name."""
     game = Game(Board.standard(), catalog(), warbands)
-    s = game.new_state()
+    s = new_state(game)
     s.turn = turn
     s.turns_won = list(turns_won)
     for ref, spot in (where or {}).items():

@@ -4,8 +4,8 @@ creatures unless the ability needs more)."""
 
 from __future__ import annotations
 
-from table.dreamblade import Phase, apply, legal_actions, stats
-from table.dreamblade.actions import (
+from table.games.dreamblade import Phase, apply, legal_actions, stats
+from table.games.dreamblade.actions import (
     AssignBlade,
     AssignDamage,
     Attack,
@@ -15,8 +15,8 @@ from table.dreamblade.actions import (
     Roll,
     Spawn,
 )
-from table.dreamblade.spawning import spawn_cost
-from table.dreamblade.turns import conquest_points
+from table.games.dreamblade.spawning import spawn_cost
+from table.games.dreamblade.turns import conquest_points
 
 from .helpers import action_phase, play, position, rejects, where
 
@@ -416,7 +416,7 @@ def test_bomb_sacrifices_itself_to_damage_every_local_enemy():
 
 
 def test_the_text_form_carries_target_and_destination():
-    from table.dreamblade.notation import parse_action
+    from table.games.dreamblade.notation import parse_action
     a = AssignBlade("p1", "p1#0", "Lure", "p2#1", "c4")
     assert str(a) == "p1 blade p1#0 Lure on p2#1 to c4" and parse_action(str(a)) == a
     assert parse_action("p1 blade p1#0 Crit from p1#3") == AssignBlade("p1", "p1#0",
@@ -494,8 +494,8 @@ def test_copy_uses_local_blade_abilities_which_keep_theirs_and_are_not_copied_ag
 
 # -- rerolls -----------------------------------------------------------------------------
 def test_fortunate_rerolls_up_to_x_dice_once():
-    from table.dreamblade import Reroll, Step
-    from table.dreamblade.notation import parse_action
+    from table.games.dreamblade import Reroll, Step
+    from table.games.dreamblade.notation import parse_action
     wb = {"p1": ["Lucky", "Brute"], "p2": ["Giant"]}
     s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3"})
     s, _ = play(s, Attack("p1", "c3", ("p1#0",)), Roll("p1", ("miss", "miss", 1)))
@@ -519,8 +519,8 @@ def test_fortunate_rerolls_up_to_x_dice_once():
 
 # -- spawn-point abilities -------------------------------------------------------------
 def test_pearlthorn_castle_calls_an_adjacent_ally_once_per_spawn_phase():
-    from table.dreamblade import Activate
-    from table.dreamblade.notation import parse_action
+    from table.games.dreamblade import Activate
+    from table.games.dreamblade.notation import parse_action
     wb = {"p1": ["Pearlthorn Castle", "Brute", "Brute", "Brute"], "p2": ["Brute"]}
     placed = {"p1#0": "c2", "p1#1": "c3", "p1#2": "a1", "p1#3": "c2"}
     s = position(wb, placed, phase=Phase.SPAWN, active="p1", spawn_points=3)
@@ -539,7 +539,7 @@ def test_pearlthorn_castle_calls_an_adjacent_ally_once_per_spawn_phase():
 
 # -- special attacks ---------------------------------------------------------------------
 def test_assault_makes_an_x_power_attack_on_its_target_after_the_attack():
-    from table.dreamblade import Step
+    from table.games.dreamblade import Step
     wb = {"p1": ["Raider"], "p2": ["Brute", "Brute"]}
     s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3", "p2#1": "c4"}, first="p2")
     s, _ = play(s, Attack("p1", "c3", ("p1#0",)), Roll("p1", ("blade", "miss")))
@@ -566,7 +566,7 @@ def test_warpstrike_hits_an_enemy_in_another_cell():
 
 
 def test_charge_attacks_when_entering_a_cell_with_enemies():
-    from table.dreamblade import Aim, DeclineDeathblow, Move, Step
+    from table.games.dreamblade import Aim, DeclineDeathblow, Move, Step
     wb = {"p1": ["Charger", "Brute"], "p2": ["Brute", "Scout"]}
     s = action_phase(wb, {"p1#0": "c2", "p1#1": "a1", "p2#0": "c3", "p2#1": "c3"})
     s, _ = play(s, Move("p1", "p1#0", "c3"))
@@ -589,7 +589,7 @@ def test_charge_attacks_when_entering_a_cell_with_enemies():
 
 
 def test_ambush_attacks_each_enemy_entering_its_cell():
-    from table.dreamblade import Move
+    from table.games.dreamblade import Move
     wb = {"p1": ["Brute", "Brute"], "p2": ["Lurker"]}
     s = action_phase(wb, {"p1#0": "c2", "p1#1": "b3", "p2#0": "c3"})
     s, _ = play(s, Move("p1", "p1#0", "c3"))
@@ -603,7 +603,7 @@ def test_ambush_attacks_each_enemy_entering_its_cell():
 
 
 def test_strikeback_answers_an_attack_that_disrupted_and_destroyed_nothing():
-    from table.dreamblade import Step
+    from table.games.dreamblade import Step
     wb = {"p1": ["Brute"], "p2": ["Answerer"]}
     s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3"}, first="p2")
     s, _ = play(s, Attack("p1", "c3", ("p1#0",)), Roll("p1", (1, "miss")),
@@ -621,7 +621,7 @@ def test_strikeback_answers_an_attack_that_disrupted_and_destroyed_nothing():
 
 # -- triggered abilities that wait for a choice ------------------------------------------
 def test_comes_into_play_abilities_are_resolved_before_anything_else():
-    from table.dreamblade import Activate, EndPhase
+    from table.games.dreamblade import Activate, EndPhase
     wb = {"p1": ["Zealot", "Brute"], "p2": ["Brute", "Scout"]}
     s = position(wb, {"p2#0": "c3"}, phase=Phase.SPAWN, active="p1", spawn_points=10)
     s, _ = play(s, Spawn("p1", "p1#0", "e1"))
@@ -640,7 +640,7 @@ def test_comes_into_play_abilities_are_resolved_before_anything_else():
 
 
 def test_appease_must_sacrifice_a_creature_already_there():
-    from table.dreamblade import Activate
+    from table.games.dreamblade import Activate
     wb = {"p1": ["Martyr", "Brute", "Brute"], "p2": []}
     s = position(wb, {"p1#1": "e1"}, phase=Phase.SPAWN, active="p1", spawn_points=10)
     s, _ = play(s, Spawn("p1", "p1#0", "e1"))
@@ -651,7 +651,7 @@ def test_appease_must_sacrifice_a_creature_already_there():
 
 
 def test_reincarnate_returns_another_creature_from_the_graveyard():
-    from table.dreamblade import Activate, whose_decision
+    from table.games.dreamblade import Activate, whose_decision
     wb = {"p1": ["Brute"], "p2": ["Reborn", "Scout", "Tower"]}
     placed = {"p1#0": "c3", "p2#0": "c3", "p2#1": "graveyard", "p2#2": "graveyard"}
     s, _ = apply(action_phase(wb, placed, first="p2"),
@@ -669,7 +669,7 @@ def test_reincarnate_returns_another_creature_from_the_graveyard():
 
 
 def test_wail_banishes_every_creature_whose_cost_is_the_two_dice_total():
-    from table.dreamblade import Step, WailRoll
+    from table.games.dreamblade import Step, WailRoll
     wb = {"p1": ["Banshee", "Brute", "Scout"], "p2": ["Brute", "Giant"]}
     placed = {"p1#0": "c3", "p1#1": "a1", "p1#2": "b1", "p2#0": "c3", "p2#1": "e5"}
     s, _ = _blade_on(wb, placed, ("p1#0",), None, first="p2")
@@ -683,7 +683,7 @@ def test_wail_banishes_every_creature_whose_cost_is_the_two_dice_total():
 
 
 def test_a_compound_combat_leaves_its_special_attacks_to_step_actions():
-    from table.dreamblade import Step
+    from table.games.dreamblade import Step
     wb = {"p1": ["Raider"], "p2": ["Brute"]}
     s = action_phase(wb, {"p1#0": "c3", "p2#0": "c3"}, first="p2")
     s, _ = apply(s, Combat("p1", "c3", ("p1#0",), ("blade", "miss"),

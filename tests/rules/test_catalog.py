@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from table.dreamblade import Catalog, CatalogError, MiniatureDef, SetupError, check_warband
-from table.dreamblade.abilities import AbilityError, BladeCost, parse_ability
-from table.dreamblade.dreamcatcher import import_csv
-from table.dreamblade.warband import load_warband, sample_warband
+from table.games.dreamblade import Catalog, CatalogError, MiniatureDef, SetupError, check_warband
+from table.games.dreamblade.abilities import AbilityError, BladeCost, parse_ability
+from table.games.dreamblade.dreamcatcher import import_csv
+from table.games.dreamblade.warband import load_warband, sample_warband
 
 
 def test_builtin_catalog_has_the_rulebook_miniatures():

@@ -1,6 +1,6 @@
 import pytest
 
-from table.dreamblade import (
+from table.games.dreamblade import (
     AssignBlade,
     AssignDamage,
     Attack,

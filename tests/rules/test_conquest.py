@@ -1,5 +1,5 @@
-from table.dreamblade import EndPhase, Initiative, Phase, Spawn, apply
-from table.dreamblade.turns import conquest_points
+from table.games.dreamblade import EndPhase, Initiative, Phase, Spawn, apply
+from table.games.dreamblade.turns import conquest_points
 
 from .helpers import action_phase, position, rejects
 
@@ -70,7 +70,7 @@ def test_locations_neither_claim_nor_contest():
 
 
 def test_destroyed_sacrificed_banished_and_removed_score_differently():
-    from table.dreamblade.fates import banish, destroy, remove, sacrifice
+    from table.games.dreamblade.fates import banish, destroy, remove, sacrifice
 
     s = position(WB, {"p1#0": "c3", "p1#1": "c2", "p1#2": "b2", "p1#3": "b3", "p1#5": "d3"})
     g = s.game.gid

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from table.dreamblade.errors import Code
+from table.games.dreamblade.errors import Code
 
 CONTRACT = ["wrong_phase", "not_your_phase", "unknown_mini", "not_in_reserves",
             "not_your_mini", "insufficient_spawn_points", "illegal_spawn_cell",

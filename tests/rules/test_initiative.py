@@ -1,4 +1,4 @@
-from table.dreamblade import EndPhase, Initiative, Phase, apply
+from table.games.dreamblade import EndPhase, Initiative, Phase, apply
 
 from .helpers import play, position, rejects
 

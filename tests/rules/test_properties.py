@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from table.dreamblade import (
+from table.games.dreamblade import (
     Board,
     Catalog,
     Game,
@@ -18,14 +18,15 @@ from table.dreamblade import (
     apply,
     is_valid,
     legal_actions,
+    new_state,
     status,
 )
-from table.dreamblade import (
+from table.games.dreamblade import (
     actions as A,
 )
-from table.dreamblade.playout import play_random_game, table_policy
-from table.dreamblade.turns import conquest_points
-from table.dreamblade.warband import sample_warband
+from table.games.dreamblade.playout import play_random_game, table_policy
+from table.games.dreamblade.turns import conquest_points
+from table.games.dreamblade.warband import sample_warband
 
 from .helpers import catalog
 
@@ -68,7 +69,7 @@ def test_random_playouts_stay_valid_and_every_listed_action_is_accepted(seed, mi
                 apply(before, a)
             checked += 1
 
-    p = play_random_game(game.new_state(), rng, on_step=check)
+    p = play_random_game(new_state(game), rng, on_step=check)
     assert p.final.is_over() or p.capped
     for c in p.final.conquest:
         assert c.points[0] >= 0 and c.points[1] >= 0
@@ -121,7 +122,7 @@ def test_rejected_actions_never_change_the_state(seed):
             assert before.key() == key, f"{wrong} changed the state it was given"
             tried += 1
 
-    play_random_game(game.new_state(), rng, on_step=fuzz, max_turns=8)
+    play_random_game(new_state(game), rng, on_step=fuzz, max_turns=8)
     assert tried > 0
 
 
@@ -131,7 +132,7 @@ GOLDEN = Path(__file__).parent.parent / "data" / "playthroughs" / "sample-warban
 def test_golden_playthrough():
     """A whole seeded game, action by action: any change in the rules shows up here.
     Regenerate on purpose with TABLESIGHT_REGEN_GOLDEN=1."""
-    p = play_random_game(sample_game().new_state(), random.Random(2026), policy=table_policy)
+    p = play_random_game(new_state(sample_game()), random.Random(2026), policy=table_policy)
     record = {"actions": [str(a) for a in p.actions],
               "conquest": [c.to_dict() for c in p.final.conquest],
               "final": p.final.to_dict()}

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from table.dreamblade import Phase, Step, apply
-from table.dreamblade.actions import AssignDamage, Attack, Combat, Move, Roll, Spawn
-from table.dreamblade.playout import play_random_game, table_policy
-from table.dreamblade.warband import sample_warband
+from table.games.dreamblade import Phase, Step, apply, new_state
+from table.games.dreamblade.actions import AssignDamage, Attack, Combat, Move, Roll, Spawn
+from table.games.dreamblade.playout import play_random_game, table_policy
+from table.games.dreamblade.warband import sample_warband
 from tests.session.helpers import sample_game
 
 from .helpers import action_phase, catalog, play, position, rejects, where
@@ -19,7 +19,7 @@ from .helpers import action_phase, catalog, play, position, rejects, where
 def test_seeded_games_use_every_ability_that_shows_in_play():
     seen: Counter[str] = Counter()
     for seed in range(10):
-        p = play_random_game(sample_game().new_state(), random.Random(seed),
+        p = play_random_game(new_state(sample_game()), random.Random(seed),
                              policy=table_policy, keep_events=True)
         assert p.final.is_over()
         for e in p.events:

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from table.dreamblade import Catalog
-from table.dreamblade.scenario import MAX_ACTIONS, ScenarioError, run
+from table.games.dreamblade import Catalog
+from table.games.dreamblade.scenario import MAX_ACTIONS, ScenarioError, run
 
 ROOT = Path(__file__).resolve().parents[2]
 DOS = ["initiative", "spawn", "shift", "combat", "end_phase", "step", "explode"]

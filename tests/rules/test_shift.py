@@ -1,4 +1,4 @@
-from table.dreamblade import Attack, EndPhase, Move, Shift, apply, legal_actions
+from table.games.dreamblade import Attack, EndPhase, Move, Shift, apply, legal_actions
 
 from .helpers import action_phase, play, rejects, where
 
@@ -88,7 +88,7 @@ def test_rulebook_striking_diagram_cells_in_any_order_unengaged_cannot_attack():
                           "p1#4": "d4"})
     attacks = {(a.cell, a.attackers) for a in legal_actions(s) if isinstance(a, Attack)}
     assert attacks == {("b2", ("p1#1",)), ("c3", ("p1#0",))}  # d4 is not contested
-    from table.dreamblade import Roll
+    from table.games.dreamblade import Roll
 
     s2, _ = play(s, Attack("p1", "b2", ("p1#1",)), Roll("p1", ("miss",)),
                  Attack("p1", "c3", ("p1#0",)), Roll("p1", ("miss", "miss")))
@@ -96,7 +96,7 @@ def test_rulebook_striking_diagram_cells_in_any_order_unengaged_cannot_attack():
 
 
 def test_no_shift_after_a_strike():
-    from table.dreamblade import Roll
+    from table.games.dreamblade import Roll
 
     s = action_phase(WB, {"p1#0": "c3", "p2#0": "c3", "p1#1": "a1"})
     s2, _ = play(s, Attack("p1", "c3", ("p1#0",)), Roll("p1", ("miss", "miss")))

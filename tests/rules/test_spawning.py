@@ -1,7 +1,7 @@
 import pytest
 
-from table.dreamblade import EndPhase, Phase, Spawn, apply
-from table.dreamblade.spawning import spawn_cost
+from table.games.dreamblade import EndPhase, Phase, Spawn, apply
+from table.games.dreamblade.spawning import spawn_cost
 
 from .helpers import play, position, rejects, where
 
@@ -139,7 +139,7 @@ def test_unique_and_vengeance():
 
 @pytest.mark.parametrize("turn", [1, 3])
 def test_legal_spawns_are_all_accepted(turn):
-    from table.dreamblade import legal_actions
+    from table.games.dreamblade import legal_actions
 
     wb = {"p1": ["Brute", "Scout", "Tower", "Giant"], "p2": ["Brute"]}
     s = spawn_phase(wb, {"p1#0": "c2"} if turn > 1 else None, points=9, turn=turn)

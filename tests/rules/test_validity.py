@@ -1,4 +1,4 @@
-from table.dreamblade import Status, Zone, is_valid, status
+from table.games.dreamblade import Status, Zone, is_valid, status
 
 from .helpers import position
 

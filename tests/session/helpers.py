@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
-from table.dreamblade import Board, Catalog, Game
-from table.dreamblade.state import State, Zone
-from table.dreamblade.system import SYSTEM
-from table.dreamblade.warband import sample_warband
+from table.games.dreamblade import Board, Catalog, Game
+from table.games.dreamblade.state import State, Zone
+from table.games.dreamblade.system import SYSTEM
+from table.games.dreamblade.warband import sample_warband
 from table.observation import Observation, ObservedBase
-from table.session import Setup, Stickers
+from table.session import Setup
+from table.stickers import Stickers
 
 
 def sample_setup() -> Setup:

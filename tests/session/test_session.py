@@ -7,11 +7,12 @@ import random
 import pytest
 
 from table.device import DeviceEvent
-from table.dreamblade import Phase, apply
-from table.dreamblade import actions as A
-from table.dreamblade.playout import ATTACK_DIE
-from table.dreamblade.referee.autoplay import plan
-from table.session import CommandError, Session, Setup
+from table.errors import CommandRefused
+from table.games.dreamblade import Phase, apply
+from table.games.dreamblade import actions as A
+from table.games.dreamblade.playout import ATTACK_DIE
+from table.games.dreamblade.referee.autoplay import plan
+from table.session import Session, Setup
 from tests.rules.helpers import catalog, position
 
 from .helpers import base, sample_setup, seen
@@ -93,9 +94,9 @@ def test_a_whole_game_from_physical_moves_dice_and_buttons(seed: int) -> None:
     assert s.state.is_over() and s.state.winner in ("p1", "p2")
     assert stats["confirm"] == 0 and stats["board"] > 20
     # The session's record, replayed by the bare engine, gives the same game.
-    state = s.referee.game.new_state()
+    state = s.referee.new_state()
     for op in s.record()["operations"]:
-        from table.dreamblade.notation import parse_action
+        from table.games.dreamblade.notation import parse_action
 
         state, _ = apply(state, parse_action(op["action"]))
     assert state.key() == s.state.key()
@@ -291,7 +292,7 @@ def test_presses_the_box_lost_are_said_and_logged(tmp_path, detail, said) -> Non
 def test_bad_commands_are_refused_and_change_nothing(cmd, message: str) -> None:
     s = shift_position()
     before, n = s.state.key(), len(s.history)
-    with pytest.raises(CommandError, match=message):
+    with pytest.raises(CommandRefused, match=message):
         s.command(cmd)
     assert s.state.key() == before and len(s.history) == n
 
@@ -390,7 +391,7 @@ def test_a_person_overrules_a_stubborn_misreading_until_the_cell_changes() -> No
     # The cell changes (p1#1 really left): the camera is trusted again.
     s.observe(seen(s.state, hide={"p1#1"}))
     assert s.desync and not s.referee.overruled
-    with pytest.raises(CommandError, match="nothing to overrule"):
+    with pytest.raises(CommandRefused, match="nothing to overrule"):
         Session.new(sample_setup()).command({"do": "board_ok"})
 
 
@@ -419,7 +420,7 @@ def test_a_misreading_a_person_overruled_stays_doubted_when_the_cell_changes() -
 
 
 def test_dashboard_colours_and_sticker_numbers_match_the_printed_ones() -> None:
-    from table.dreamblade.layout import PLAYER_COLORS
+    from table.games.dreamblade.layout import PLAYER_COLORS
     from table.session.setup import DEFAULT_COLORS
     from vision.printing.sheets import sticker_ids
 
@@ -456,7 +457,7 @@ def test_a_wail_takes_two_presses_of_the_box_roll_button() -> None:
     s.device(DeviceEvent("roll", 0.0, "p1", sides=6, numbers=(1,)))
     assert s.state.combat is not None  # one die so far
     # A host restarted now takes the logged die up again (as Session.resume does).
-    from table.dreamblade.system import SYSTEM
+    from table.games.dreamblade.system import SYSTEM
 
     fresh = SYSTEM.referee(s.setup, s.referee.game.catalog)
     for entry in ({"kind": "die", "player": "p1", "die": 1, "for": "wail"},

@@ -203,7 +203,7 @@ def test_a_version_3_log_learns_each_games_system(tmp_path: Path) -> None:
 
 
 def test_a_new_game_records_its_system_and_rules_version(tmp_path: Path) -> None:
-    from table.dreamblade.system import SYSTEM
+    from table.games.dreamblade.system import SYSTEM
 
     log = GameLog(tmp_path / "games.db")
     Session.new(sample_setup(), log)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from table.dreamblade.referee.wording import Words, involved
-from table.dreamblade.state import Phase
+from table.games.dreamblade.referee.wording import Words, involved
+from table.games.dreamblade.state import Phase
 from table.session import Session
 
 from .helpers import sample_setup
@@ -47,7 +47,7 @@ def test_every_kind_of_action_reads_as_a_sentence() -> None:
 
 
 def test_involved_names_the_cells_and_minis_a_click_selects() -> None:
-    from table.dreamblade.notation import parse_action
+    from table.games.dreamblade.notation import parse_action
 
     assert involved(parse_action("p1 move p1#1 c4")) == (["c4"], ["p1#1"])
     assert involved(parse_action("p1 attack c3 p1#0 p1#1")) == (["c3"], ["p1#0", "p1#1"])
@@ -90,7 +90,7 @@ def test_rules_messages_read_with_names_once() -> None:
 
 
 def test_a_spawn_option_says_what_it_costs_now() -> None:
-    from table.dreamblade.spawning import spawn_cost
+    from table.games.dreamblade.spawning import spawn_cost
 
     s = Session.new(sample_setup())
     s.command({"do": "initiative", "player": "p1", "die": 5})

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from table.warseer import engine
-from table.warseer.actions import parse
-from table.warseer.battlefield import Battlefield
-from table.warseer.catalog import Catalog
-from table.warseer.game import Game
-from table.warseer.hexes import parse_hex
-from table.warseer.state import FIELD, MAIN, State
+from table.games.warseer import engine
+from table.games.warseer.actions import parse
+from table.games.warseer.battlefield import Battlefield
+from table.games.warseer.catalog import Catalog
+from table.games.warseer.game import Game
+from table.games.warseer.hexes import parse_hex
+from table.games.warseer.state import FIELD, MAIN, State
 
 WARBANDS = {"p1": ["Diodor", "Gil-Talas", "Order Squire", "Forest Archer"],
             "p2": ["Kaitlynn", "Dayodor Order Mentor", "Stone Guardian", "Forest Archer"]}
@@ -34,7 +34,7 @@ def position(g: Game, where: Mapping[str, str], active: str = "p1") -> State:
 def play(g: Game, s: State, *texts: str) -> tuple[State, list]:
     events: list = []
     for t in texts:
-        s, ev = engine.apply(g, s, parse(t))
+        s, ev = engine.apply(s, parse(t))
         events += ev
     return s, events
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from table.warseer import engine
-from table.warseer.actions import parse
-from table.warseer.game import RulesError
-from table.warseer.hexes import parse_hex
-from table.warseer.state import HISTORY, MODIFY, PUSH
+from table.games.warseer import engine
+from table.games.warseer.actions import parse
+from table.games.warseer.errors import RulesError
+from table.games.warseer.hexes import parse_hex
+from table.games.warseer.state import HISTORY, MODIFY, PUSH
 
 from .helpers import game, kinds, play, position
 
@@ -35,18 +35,18 @@ def _dayodor(advance: bool):
     s, _ = play(g, s, "p2 attack p2#1 p1#1", "p2 roll P,DC", "p2 pass")
     # The forest lets the defender remove a sword, but the roll shows none.
     with pytest.raises(RulesError, match="no sword"):
-        engine.apply(g, s, parse("p1 modify cover"))
-    assert "p1 modify cover" not in [str(a) for a in engine.legal_actions(g, s)]
+        engine.apply(s, parse("p1 modify cover"))
+    assert "p1 modify cover" not in [str(a) for a in engine.legal_actions(s)]
     s, _ = play(g, s, "p1 pass", "p2 push p1#1 d4")
     assert s.units["p1#1"].wounds == 1  # the dragon: one damage
-    assert {str(a) for a in engine.legal_actions(g, s)} == {"p2 advance", "p2 stay"}
+    assert {str(a) for a in engine.legal_actions(s)} == {"p2 advance", "p2 stay"}
     return g, play(g, s, "p2 advance" if advance else "p2 stay")[0]
 
 
 def test_worked_attack_dayodor_advance_brings_it_into_counterblow_range():
     g, s = _dayodor(advance=True)
     assert s.units["p2#1"].hex == parse_hex("c5")
-    assert [str(a) for a in engine.legal_actions(g, s)] == ["p1 counterblow", "p1 pass"]
+    assert [str(a) for a in engine.legal_actions(s)] == ["p1 counterblow", "p1 pass"]
     s, _ = play(g, s, "p1 counterblow")
     assert s.attack is not None and s.attack.counter and s.attack.attacker == "p1#1"
 
@@ -60,25 +60,25 @@ def test_declare_needs_range_sight_and_one_attack_a_turn():
     g = game()
     s = position(g, {"p1#1": "c2", "p2#1": "c4", "p1#2": "c3", "p2#2": "e3"})
     with pytest.raises(RulesError, match="out of range"):
-        engine.apply(g, s, parse("p1 attack p1#1 p2#1"))
+        engine.apply(s, parse("p1 attack p1#1 p2#1"))
     s2 = position(g, {"p1#3": "c2", "p1#2": "c3", "p2#1": "c4"})  # archer, range 4
     with pytest.raises(RulesError, match="line of sight"):
-        engine.apply(g, s2, parse("p1 attack p1#3 p2#1"))
+        engine.apply(s2, parse("p1 attack p1#3 p2#1"))
     s3 = position(g, {"p1#3": "b3", "p2#1": "b6"})
     s3, _ = play(g, s3, "p1 attack p1#3 p2#1", "p1 roll 0,0", "p1 pass", "p2 pass")
     with pytest.raises(RulesError, match="attacked this turn"):
-        engine.apply(g, s3, parse("p1 attack p1#3 p2#1"))
+        engine.apply(s3, parse("p1 attack p1#3 p2#1"))
 
 
 def test_dice_must_match_the_attack_box():
     g = game()
     s = position(g, {"p1#1": "c3", "p2#1": "c4"})
     s, _ = play(g, s, "p1 attack p1#1 p2#1")
-    assert engine.legal_actions(g, s) == []  # the state waits for dice
+    assert engine.legal_actions(s) == []  # the state waits for dice
     for bad, why in (("p1 roll S", "2 dice"), ("p1 roll S,X", "not a face"),
                      ("p2 roll S,S", "p1 rolls")):
         with pytest.raises(RulesError, match=why):
-            engine.apply(g, s, parse(bad))
+            engine.apply(s, parse(bad))
 
 
 def test_modification_round_ends_after_two_passes_in_a_row():
@@ -88,13 +88,13 @@ def test_modification_round_ends_after_two_passes_in_a_row():
     s, _ = play(g, s, "p1 modify warlord")  # Diodor stands beside Gil-Talas: +1 sword
     assert s.attack.step == MODIFY and s.attack.to_act == "p1"
     with pytest.raises(RulesError, match="used in this attack"):
-        engine.apply(g, s, parse("p1 modify warlord"))
+        engine.apply(s, parse("p1 modify warlord"))
     s, _ = play(g, s, "p1 pass")
     assert s.attack.to_act == "p2"
     s, _ = play(g, s, "p2 modify tactic:parry")  # removes one sword, then p2 may go on
     assert s.attack.passes == 0 and s.attack.to_act == "p2"
     with pytest.raises(RulesError, match="used in this attack"):  # same name, same trigger
-        engine.apply(g, s, parse("p2 modify tactic:parry"))
+        engine.apply(s, parse("p2 modify tactic:parry"))
     s, _ = play(g, s, "p2 pass", "p1 pass")
     assert s.units["p2#1"].wounds == 1  # S + warlord - parry
 
@@ -112,7 +112,7 @@ def test_additional_die_is_rolled_after_the_round_and_cannot_be_modified():
     s = position(g, {"p1#3": "b2", "p2#1": "b5"})  # archer: critical rolls a bronze die
     s, _ = play(g, s, "p1 attack p1#3 p2#1", "p1 roll C,S", "p1 pass", "p2 pass")
     assert s.attack.step == "extra"
-    assert engine.legal_actions(g, s) == []  # no modification possible: only the die
+    assert engine.legal_actions(s) == []  # no modification possible: only the die
     s, _ = play(g, s, "p1 roll S")
     assert s.units["p2#1"].wounds == 2 and s.attack is None
 

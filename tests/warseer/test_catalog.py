@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table.warseer.catalog import (
+from table.games.warseer.catalog import (
     CATALOG_FORMAT,
     Catalog,
     CatalogError,

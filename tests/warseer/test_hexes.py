@@ -1,4 +1,4 @@
-"""Hex geometry and line of sight, decided exactly (see ``table.warseer.hexes``)."""
+"""Hex geometry and line of sight, decided exactly (see ``table.games.warseer.hexes``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table.warseer.hexes import (
+from table.games.warseer.hexes import (
     Hex,
     centre,
     corners,

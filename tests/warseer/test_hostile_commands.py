@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from table.errors import CommandRefused
 from table.session import Session, Setup
-from table.system import CommandRefused
 
 from .test_session import WARBANDS
 

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table.system import NotationError
-from table.warseer import engine
-from table.warseer.actions import parse
-from table.warseer.game import RulesError, SetupError
-from table.warseer.hexes import parse_hex
-from table.warseer.state import CAMP, FIELD, MAIN, OVER
+from table.errors import NotationError
+from table.games.warseer import engine
+from table.games.warseer.actions import parse
+from table.games.warseer.errors import RulesError, SetupError
+from table.games.warseer.hexes import parse_hex
+from table.games.warseer.state import CAMP, FIELD, MAIN, OVER
 
 from .helpers import WARBANDS, game, kinds, play, position
 
@@ -35,9 +35,9 @@ def test_warbands_follow_the_heros_leadership(p1, why):
 
 
 def test_a_deck_must_hold_a_starting_draw():
-    from table.warseer.battlefield import Battlefield
-    from table.warseer.catalog import Catalog
-    from table.warseer.game import Game
+    from table.games.warseer.battlefield import Battlefield
+    from table.games.warseer.catalog import Catalog
+    from table.games.warseer.game import Game
 
     with pytest.raises(SetupError, match="at least 7"):
         Game.make(Catalog.builtin(), Battlefield.standard(), WARBANDS,
@@ -54,9 +54,9 @@ def test_start_hands_deployment_and_turn_start_draws():
     deck = len(g.decks["p1"])
     assert s.sides["p1"].hand == 4 and s.sides["p1"].draw_pile == deck - 4
     with pytest.raises(RulesError, match="deployment zone"):
-        engine.apply(g, s, parse("p1 deploy p1#0 c5"))
+        engine.apply(s, parse("p1 deploy p1#0 c5"))
     with pytest.raises(RulesError, match="p1 deploys now"):
-        engine.apply(g, s, parse("p2 deploy p2#0 c8"))
+        engine.apply(s, parse("p2 deploy p2#0 c8"))
     feats = s.feats_left
     s, _ = play(g, s, "p1 deploy p1#0 c1", "p2 deploy p2#0 c8")
     assert s.phase == MAIN and s.turn == 1 and s.active == "p1"
@@ -65,22 +65,22 @@ def test_start_hands_deployment_and_turn_start_draws():
     s, _ = play(g, s, "p1 end")
     assert s.active == "p2" and s.turn == 2 and s.sides["p2"].hand == 5
     with pytest.raises(RulesError, match="p2's turn"):
-        engine.apply(g, s, parse("p1 end"))
+        engine.apply(s, parse("p1 end"))
 
 
 def test_one_character_a_turn_from_the_war_camp_into_the_deployment_zone():
     g = game()
     s = position(g, {"p1#0": "c1"})
     with pytest.raises(RulesError, match="deployment zone"):
-        engine.apply(g, s, parse("p1 summon p1#1 c4"))
+        engine.apply(s, parse("p1 summon p1#1 c4"))
     with pytest.raises(RulesError, match="taken"):
-        engine.apply(g, s, parse("p1 summon p1#1 c1"))
+        engine.apply(s, parse("p1 summon p1#1 c1"))
     s, _ = play(g, s, "p1 summon p1#1 d1")
     assert s.units["p1#1"].place == FIELD
     with pytest.raises(RulesError, match="one character a turn"):
-        engine.apply(g, s, parse("p1 summon p1#2 e1"))
+        engine.apply(s, parse("p1 summon p1#2 e1"))
     with pytest.raises(RulesError, match="War Camp"):
-        engine.apply(g, s, parse("p1 summon p2#1 e1"))
+        engine.apply(s, parse("p1 summon p2#1 e1"))
 
 
 def test_movement_costs_two_to_enter_difficult_terrain_and_creatures_bar_the_way():
@@ -91,11 +91,11 @@ def test_movement_costs_two_to_enter_difficult_terrain_and_creatures_bar_the_way
     assert parse_hex("c5") not in reach  # 1 + 2 + 2
     s, _ = play(g, s, "p1 move p1#1 c4")
     with pytest.raises(RulesError, match="moved this turn"):
-        engine.apply(g, s, parse("p1 move p1#1 c3"))
+        engine.apply(s, parse("p1 move p1#1 c3"))
     walled = position(g, {"p1#2": "a1", "p2#1": "a2", "p2#2": "b1", "p2#3": "b2"})
     assert engine.reachable(g, walled, walled.units["p1#2"]) == {}
     with pytest.raises(RulesError, match="cannot reach"):
-        engine.apply(g, walled, parse("p1 move p1#2 a3"))
+        engine.apply(walled, parse("p1 move p1#2 a3"))
 
 
 def test_a_flyer_passes_over_creatures_and_terrain_at_one_a_hex():
@@ -116,12 +116,12 @@ def test_relics_three_at_most_never_two_alike():
     s.sides["p1"].hand = 6
     s, _ = play(g, s, "p1 play tower-shield")
     with pytest.raises(RulesError, match="already"):
-        engine.apply(g, s, parse("p1 play tower-shield"))
+        engine.apply(s, parse("p1 play tower-shield"))
     s.sides["p1"].unseen += ["tower-shield"]
     s, _ = play(g, s, "p1 play rune-blade", "p1 play lucky-charm")
     s.sides["p1"].unseen += ["barracks"]
     with pytest.raises(RulesError, match="at most 3"):
-        engine.apply(g, s, parse("p1 play tower-shield"))
+        engine.apply(s, parse("p1 play tower-shield"))
 
 
 def test_a_relic_with_uses_serves_its_heros_attacks_until_used_up():
@@ -142,18 +142,18 @@ def test_a_card_whose_every_copy_is_played_cannot_be_played_again():
     s, _ = play(g, s, "p1 play fire-bolt p2#1", "p1 play fire-bolt p2#1")
     assert s.units["p2#1"].wounds == 4
     with pytest.raises(RulesError, match="every copy"):
-        engine.apply(g, s, parse("p1 play fire-bolt p2#1"))
+        engine.apply(s, parse("p1 play fire-bolt p2#1"))
 
 
 def test_spells_have_targets_and_range():
     g = game()
     s = position(g, {"p1#0": "a1", "p2#1": "e8", "p1#1": "b1"})
     with pytest.raises(RulesError, match="within 4 hexes"):
-        engine.apply(g, s, parse("p1 play fire-bolt p2#1"))
+        engine.apply(s, parse("p1 play fire-bolt p2#1"))
     with pytest.raises(RulesError, match="enemy creature"):
-        engine.apply(g, s, parse("p1 play fire-bolt p1#1"))
+        engine.apply(s, parse("p1 play fire-bolt p1#1"))
     with pytest.raises(RulesError, match="tactic"):
-        engine.apply(g, s, parse("p1 play parry"))
+        engine.apply(s, parse("p1 play parry"))
     s, _ = play(g, s, "p1 play swift-winds p1#1")
     assert engine.movement(g, s.units["p1#1"]) == 4
     assert s.sides["p1"].hand == 3 and "swift-winds" not in s.sides["p1"].history
@@ -176,9 +176,9 @@ def test_buildings_each_once_a_turn_each_creature_one_bonus():
     s.sides["p1"].hand = 6
     s, _ = play(g, s, "p1 play barracks", "p1 play stables", "p1 use barracks p1#1")
     with pytest.raises(RulesError, match="used this turn"):
-        engine.apply(g, s, parse("p1 use barracks p1#0"))
+        engine.apply(s, parse("p1 use barracks p1#0"))
     with pytest.raises(RulesError, match="bonus this turn"):
-        engine.apply(g, s, parse("p1 use stables p1#1"))
+        engine.apply(s, parse("p1 use stables p1#1"))
     s, _ = play(g, s, "p1 use stables p1#0")
     assert engine.movement(g, s.units["p1#0"]) == 5
     assert s.units["p1#1"].bonus_attack == 1
@@ -192,7 +192,7 @@ def test_one_support_card_a_turn_discarded_unplayed():
     s, _ = play(g, s, "p1 discard parry")
     assert s.sides["p1"].history == ["parry"] and s.sides["p1"].hand == 3
     with pytest.raises(RulesError, match="one support card a turn"):
-        engine.apply(g, s, parse("p1 discard fury"))
+        engine.apply(s, parse("p1 discard fury"))
 
 
 # -- feats and the end ---------------------------------------------------------------------------
@@ -201,7 +201,7 @@ def test_feats_face_up_when_met_and_one_spent_a_turn():
     s = position(g, {"p1#0": "c3", "p2#3": "c4"})
     s.sides["p1"].feat_hand = 2
     with pytest.raises(RulesError, match="condition is not met"):
-        engine.apply(g, s, parse("p1 feat first-blood"))
+        engine.apply(s, parse("p1 feat first-blood"))
     s, _ = play(g, s, "p1 attack p1#0 p2#3", "p1 roll 0,0,SS", "p1 pass", "p2 pass",
                 "p1 feat first-blood")
     assert s.sides["p1"].feats_up == ["first-blood"]
@@ -211,7 +211,7 @@ def test_feats_face_up_when_met_and_one_spent_a_turn():
     assert s.units["p1#0"].wounds == 1
     s.sides["p1"].feat_hand = 1
     with pytest.raises(RulesError, match="one feat a turn"):
-        engine.apply(g, s, parse("p1 spend first-blood"))
+        engine.apply(s, parse("p1 spend first-blood"))
 
 
 def test_the_game_ends_with_the_turn_the_last_feat_is_drawn():
@@ -223,9 +223,9 @@ def test_the_game_ends_with_the_turn_the_last_feat_is_drawn():
     assert s.last_turn and "last_feat" in kinds(ev)
     s, ev = play(g, s, "p2 end")
     assert s.phase == OVER and s.winner == "p2"
-    assert engine.legal_actions(g, s) == []
+    assert engine.legal_actions(s) == []
     with pytest.raises(RulesError, match="over"):
-        engine.apply(g, s, parse("p1 end"))
+        engine.apply(s, parse("p1 end"))
 
 
 def test_a_refused_action_changes_nothing():
@@ -234,7 +234,7 @@ def test_a_refused_action_changes_nothing():
     before = s.to_dict()
     for bad in ("p1 play fire-bolt p1#0", "p1 move p1#0 i8", "p2 end", "p1 summon p1#1 c5"):
         with pytest.raises(RulesError):
-            engine.apply(g, s, parse(bad))
+            engine.apply(s, parse(bad))
     assert s.to_dict() == before
 
 
@@ -246,23 +246,23 @@ def _playout(seed: int, limit: int = 400):
     for _ in range(limit):
         if s.phase == OVER:
             break
-        a = engine.chance(g, s, rng)
+        a = engine.chance(s, rng)
         if a is None:
-            legal = engine.legal_actions(g, s)
+            legal = engine.legal_actions(s)
             yield g, s, legal
             a = rng.choice(legal)
-        s, _ = engine.apply(g, s, a)
+        s, _ = engine.apply(s, a)
 
 
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10_000))
 def test_every_legal_action_reads_back_and_is_accepted(seed):
-    for g, s, legal in _playout(seed, 150):
+    for _, s, legal in _playout(seed, 150):
         assert legal, "a decision point with nothing to do"
         assert len(set(map(str, legal))) == len(legal)
         for a in legal[:40]:
             assert parse(str(a)) == a
-            engine.apply(g, s, a)
+            engine.apply(s, a)
 
 
 def test_random_games_end_with_a_result():
@@ -273,8 +273,8 @@ def test_random_games_end_with_a_result():
         for _ in range(3000):
             if s.phase == OVER:
                 break
-            a = engine.chance(g, s, rng) or rng.choice(engine.legal_actions(g, s))
-            s, _ = engine.apply(g, s, a)
+            a = engine.chance(s, rng) or rng.choice(engine.legal_actions(s))
+            s, _ = engine.apply(s, a)
         assert s.phase == OVER and s.winner in ("p1", "p2", "draw")
         counts = {p: sum(1 for u in s.units.values() if u.player == p and u.place == CAMP)
                   for p in ("p1", "p2")}
@@ -291,6 +291,6 @@ def test_any_text_is_an_action_or_a_clear_refusal(text):
     except NotationError:
         return
     try:
-        engine.apply(g, s, a)
+        engine.apply(s, a)
     except RulesError:
         pass

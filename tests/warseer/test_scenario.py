@@ -62,7 +62,7 @@ def test_a_warband_the_rules_refuse_is_a_setup_error_not_a_file_error():
 def test_a_users_dice_and_cards_come_with_the_scenario():
     gold = {"name": "gold", "label": "gold die", "faces": [
         {"code": "S", "label": "sword", "symbols": {"sword": 1}}, {"code": "0", "label": "blank"}]}
-    dice = json.loads((ROOT / "table" / "warseer" / "data" / "dice.json").read_text())
+    dice = json.loads((ROOT / "table" / "games" / "warseer" / "data" / "dice.json").read_text())
     dice["dice"] = [d for d in dice["dice"] if d["name"] != "gold"] + [gold]
     data = variant(dice=dice, catalog={"creatures": [
         {"name": "Golden Hero", "kind": "hero", "attack": {"type": "melee",

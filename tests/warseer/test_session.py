@@ -11,10 +11,11 @@ import json
 import pytest
 
 from table.device import DeviceEvent
+from table.errors import CommandRefused
+from table.games.warseer.hexes import parse_hex
+from table.games.warseer.state import FIELD
 from table.observation import Observation, ObservedBase
-from table.session import CommandError, GameLog, Session, Setup
-from table.warseer.hexes import parse_hex
-from table.warseer.state import FIELD
+from table.session import GameLog, Session, Setup
 
 WARBANDS = {"p1": ["Diodor", "Gil-Talas", "Order Squire", "Forest Archer"],
             "p2": ["Kaitlynn", "Dayodor Order Mentor", "Stone Guardian", "Forest Archer"]}
@@ -66,7 +67,7 @@ def test_a_game_of_warseer_at_the_table(tmp_path) -> None:
     s.command({"do": "action", "action": "p2 attack p2#0 p1#1"})
     need = s.dice_needed()[0]
     assert (need.player, need.kind, need.n, need.die.sides) == ("p2", "silver", 2, 6)
-    with pytest.raises(CommandError, match="Bob rolls"):
+    with pytest.raises(CommandRefused, match="Bob rolls"):
         s.command({"do": "dice", "player": "p1", "faces": ["S", "S"]})
     s.device(roll("p2", 6, 4))  # silver 6 = critical, 4 = sword and push
     at = s.state.attack
@@ -86,7 +87,7 @@ def test_a_game_of_warseer_at_the_table(tmp_path) -> None:
     assert snap["score"]["title"] == "Victory points"
     # Half a roll (a gold die's attack box of three) survives a restart.
     s.command({"do": "action", "action": "p2 end"})
-    with pytest.raises(CommandError, match="Ann: Gil-Talas attacks Bob's Kaitlynn: "
+    with pytest.raises(CommandRefused, match="Ann: Gil-Talas attacks Bob's Kaitlynn: "
                        "Kaitlynn is out of range"):
         s.command({"do": "action", "action": "p1 attack p1#1 p2#0"})
     s.observe(seen(s, 9, {"p1#0": "d4"}))

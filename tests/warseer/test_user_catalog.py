@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from table import registry
-from table.warseer.catalog import CSV_COLUMNS
+from table.games.warseer.catalog import CSV_COLUMNS
 
 CSV = ",".join(CSV_COLUMNS) + "\n" + "\n".join([
     "Ash Queen,hero,3,magic,0,2,1,add dragon,3,7,3,warlord,1:2;2:2;3:1",
@@ -33,7 +33,7 @@ def test_imported_creatures_and_edited_dice_are_used(home: Path, tmp_path: Path,
     written = home / "catalog" / "warseer" / "mine.json"
     assert written.is_file() and "read 2 creatures" in capsys.readouterr().out
     # Bronze dice that always show a sword, edited by the user.
-    dice = json.loads((Path(__file__).parents[2] / "table" / "warseer" / "data"
+    dice = json.loads((Path(__file__).parents[2] / "table" / "games" / "warseer" / "data"
                        / "dice.json").read_text())
     for d in dice["dice"]:
         if d["name"] == "bronze":

@@ -15,12 +15,11 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from firmware_bridge.bridge import TableBox
 from firmware_bridge.simulator import BoxSimulator
-from table.dreamblade import actions as A
-from table.session import GameLog, Session
+from table.games.dreamblade import actions as A
+from table.session import GameLog, Session, Setup
 from tablesight.live import LiveTable
 from tablesight.scripted import ScriptedTable
 from tablesight.server import Server
-from tablesight.table_cli import _sample_setup
 from vision.layout import game_layout
 from vision.synth.camera import SyntheticCamera
 from vision.synth.scene import Conditions, SceneRenderer
@@ -37,7 +36,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 def table(tmp_path: Path):
     layout = game_layout()
     log = GameLog(tmp_path / "games.db")
-    session = Session.new(_sample_setup(), log)
+    session = Session.new(Setup.sample(), log)
     camera = SyntheticCamera(SceneRenderer(layout), Conditions(tilt_deg=12.0, noise=1.5),
                              fps=30.0, seed=4)
     sim = BoxSimulator().start()
@@ -146,7 +145,7 @@ def test_a_short_game_through_the_dashboard(table, page: Page) -> None:
 
 
 def test_the_combat_helper_shows_what_damage_would_do(tmp_path: Path, page: Page) -> None:
-    from table.dreamblade import Phase
+    from table.games.dreamblade import Phase
     from table.session import Setup
     from tests.rules.helpers import catalog, position
 
@@ -188,10 +187,10 @@ def test_the_combat_helper_shows_what_damage_would_do(tmp_path: Path, page: Page
 def midgame(tmp_path: Path) -> Session:
     """The rulebook's warbands mid-game: a fight in c3 with five long-named miniatures,
     a damaged creature, locations and creatures elsewhere."""
-    from table.dreamblade import Phase
+    from table.games.dreamblade import Phase
     from tests.rules.helpers import position
 
-    setup = _sample_setup()
+    setup = Setup.sample()
     state = position(setup.warbands, {"p1#15": "c3", "p1#14": "c3", "p1#7": "c3",
                                       "p2#9": "c3", "p2#13": "c3", "p1#4": "b2", "p1#1": "e1",
                                       "p2#8": "d4", "p2#5": "a5", "p2#3": "b4"},
@@ -250,7 +249,7 @@ def test_the_dashboard_fits_phones_tablets_and_tvs(tmp_path: Path, screen: str,
 
 def test_a_new_game_from_the_setup_page_with_catalog_picks(tmp_path: Path, page: Page) -> None:
     log = GameLog(tmp_path / "games.db")
-    session = Session.new(_sample_setup(), log)
+    session = Session.new(Setup.sample(), log)
     services = TableServices(session, log=log)
     server = Server(create_app(services), "127.0.0.1", 0).start()
     try:
@@ -293,7 +292,7 @@ def test_a_hostile_setup_from_an_old_log_runs_no_script(tmp_path: Path, page: Pa
     from table.session import Setup
 
     xss = '"/><image href=x onerror="window.pwned=1">'
-    wb = _sample_setup().warbands
+    wb = Setup.sample().warbands
     setup = Setup(wb, {"p1": '<img src=x onerror="window.pwned=2">', "p2": "Bob"},
                   {"p1": xss, "p2": "#1a78e0"})
     session = Session.new(setup, GameLog(tmp_path / "games.db"))

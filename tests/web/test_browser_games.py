@@ -1,5 +1,5 @@
 """The dashboard draws any installed game from the neutral board model alone: Track
-(the test game, ``tests/toygame``) is a row of hexes the dashboard has never heard of.
+(the example game, ``table/games/track``) is a row of hexes the dashboard has never heard of.
 Its board, dice card, score and zones, a full turn played by clicks, and the setup page
 offering both games, in Debian's Chromium at a phone, a laptop and a TV size."""
 

@@ -1,0 +1,7 @@
+"""Track at a live table: the referee the session drives (``referee.py``), its prompts,
+its reading of the camera's board (``reconcile.py``), its wording, what a screen draws
+and the scripted players."""
+
+from .referee import TrackReferee
+
+__all__ = ["TrackReferee"]

@@ -1,0 +1,136 @@
+"""Track at a live table: the seam's ``Referee`` (``table.system``) over the rules
+engine, with the game's one command (``die``: a roll typed in) and the box's roll
+button; the prompts, the camera, the drawing and the scripted players sit beside it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from table.device import DeviceEvent
+from table.errors import ActionRefused, CommandRefused
+from table.observation import Observation
+from table.quoting import quote
+from table.randomness import FaceError, read_faces
+from table.stickers import Stickers
+from table.system import (
+    Command,
+    DiceNeed,
+    Event,
+    Intent,
+    Out,
+    Prompt,
+    Reconciliation,
+    Referee,
+    Table,
+    check_player,
+)
+
+from .. import engine
+from ..actions import Action, RollDie, parse
+from ..dice import D6
+from ..state import SPACES, State
+from .autoplay import next_intent
+from .prompts import dice_needed, prompt_for
+from .reconcile import Camera
+from .view import view
+from .wording import Words
+
+
+class TrackReferee(Referee):
+    correction_fields: ClassVar[tuple[str, ...]] = ("pawn", "to")
+    button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({"undo": "undo"})
+
+    def __init__(self, pawns: Mapping[str, int], names: Mapping[str, str],
+                 stickers: Stickers) -> None:
+        self.pawns = dict(pawns)
+        self.words = Words(names)
+        self.stickers = stickers
+        self.camera = Camera(stickers)
+
+    # -- the rules ------------------------------------------------------------------------
+    def new_state(self) -> State:
+        return engine.new_state(self.pawns)
+
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        return engine.apply(state, action)
+
+    def parse_action(self, text: str) -> Action:
+        return parse(text)
+
+    def state_dict(self, state: State) -> dict[str, Any]:
+        return state.to_dict()
+
+    def legal_actions(self, state: State) -> list[Action]:
+        # Before a roll the die decides (``chance``); the players choose only a move.
+        return [] if state.roll is None else engine.legal_actions(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.winner is not None
+
+    def chance(self, state: State, rng: random.Random) -> Action | None:
+        return engine.chance(state, rng)
+
+    def autoplay(self, state: State, rng: random.Random) -> Intent | None:
+        return next_intent(state, rng)
+
+    # -- what the table must do ---------------------------------------------------------
+    def prompt(self, state: State) -> Prompt:
+        return prompt_for(self.words, state)
+
+    def dice_needed(self, state: State) -> tuple[DiceNeed, ...]:
+        return dice_needed(state)
+
+    def commands(self) -> dict[str, Command]:
+        return {"die": self._cmd_die}
+
+    def _cmd_die(self, t: Table, cmd: dict[str, Any], source: str, out: Out) -> None:
+        """``{"do": "die", "player": "p1", "die": 4}``, or ``"faces": ["4"]`` as a
+        screen's dice card sends it."""
+        player = check_player(cmd.get("player"))
+        if "faces" in cmd:
+            try:
+                die = int(read_faces(D6, cmd["faces"], 1)[0].code)
+            except FaceError as e:
+                raise CommandRefused(str(e)) from None
+        else:
+            die = cmd.get("die")
+            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+                raise CommandRefused("die: 1 to 6")
+        t.play(RollDie(player, die), source, out)
+        t.after_change(out)
+
+    def device(self, t: Table, ev: DeviceEvent, out: Out) -> None:
+        if ev.kind == "roll" and ev.sides == D6.sides and ev.player:
+            try:
+                t.play(RollDie(ev.player, int(D6.face(ev.numbers[0]).code)), "box", out)
+            except ActionRefused as e:
+                t.warn(out, f"roll not used: {e}")
+            t.after_change(out)
+
+    def announcements(self, events: Sequence[Event]) -> list[tuple[str, dict[str, Any]]]:
+        return [("game_over", dict(e.data)) for e in events if e.kind == "game_over"]
+
+    # -- the camera -----------------------------------------------------------------------
+    def reconcile(self, state: State, obs: Observation) -> Reconciliation:
+        return self.camera.reconcile(state, obs)
+
+    def diagnose(self, state: State, obs: Observation) -> list[str]:
+        return self.camera.diagnose(state, obs)
+
+    # -- corrections and views --------------------------------------------------------------
+    def correct(self, state: State, body: dict[str, Any]) -> State:
+        pawn, to = body.get("pawn"), body.get("to")
+        if pawn not in state.pawns:
+            raise CommandRefused(f"pawn: one of {', '.join(state.pawns)}, not {quote(pawn)}")
+        if to not in (*SPACES, "off"):
+            raise CommandRefused(f"to: a space s0-s5 or off, not {quote(to)}")
+        where = list(state.where)
+        where[state.pawns.index(pawn)] = None if to == "off" else to
+        return replace(state, where=tuple(where))
+
+    def view(self, state: State) -> dict[str, Any]:
+        return view(state)

@@ -1,0 +1,276 @@
+"""Warseer's actions: frozen value objects whose ``str()`` is their notation, and
+``parse`` that reads it back (``parse(str(a)) == a``). Every action starts with the
+player who takes it::
+
+    p1 deploy p1#0 c1          the hero into the deployment zone, before turn 1
+    p1 summon p1#3 b2          a character from the War Camp (one a turn)
+    p1 move p1#2 d4            a creature's move (once a turn, up to its movement)
+    p1 attack p1#0 p2#1        declare an attack (once a turn per creature)
+    p1 roll S,SP,0             dice the state waits for, by face code, in die order
+    p1 modify warlord          a modification in the attack's modification round:
+    p1 modify tactic:parry       warlord, cover, tactic:CARD or relic:CARD, and a die
+    p1 modify relic:lucky-charm 2  (from 1) for a reroll
+    p1 pass                    no (more) modification; or decline a counterblow
+    p1 push p2#1 d5            where the pushed defender goes
+    p1 advance / p1 stay       the critical effect Advance, taken or not
+    p2 counterblow             the defender strikes back
+    p1 play fire-bolt p2#1     a support card from the hand (target: a creature or hex)
+    p1 use barracks p1#2       a building's bonus for one creature this turn
+    p1 discard parry           a support card to the History unplayed (one a turn)
+    p1 feat first-blood        a feat from the hand played face up
+    p1 spend first-blood p1#0  a feat discarded for its effect (one a turn)
+    p1 end                     the end of the turn
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from table.errors import NotationError
+from table.quoting import quote
+
+from .hexes import Hex, parse_hex
+
+PLAYERS = ("p1", "p2")
+REF = re.compile(r"p[12]#\d{1,3}")
+CODE = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+FACE = re.compile(r"[A-Za-z0-9+_-]{1,8}")
+SOURCE = re.compile(r"(warlord|cover|(tactic|relic):[a-z0-9][a-z0-9-]{0,39})")
+
+
+@dataclass(frozen=True)
+class Deploy:
+    player: str
+    unit: str
+    hex: Hex
+
+    def __str__(self) -> str:
+        return f"{self.player} deploy {self.unit} {self.hex}"
+
+
+@dataclass(frozen=True)
+class Summon:
+    player: str
+    unit: str
+    hex: Hex
+
+    def __str__(self) -> str:
+        return f"{self.player} summon {self.unit} {self.hex}"
+
+
+@dataclass(frozen=True)
+class Move:
+    player: str
+    unit: str
+    hex: Hex
+
+    def __str__(self) -> str:
+        return f"{self.player} move {self.unit} {self.hex}"
+
+
+@dataclass(frozen=True)
+class Declare:
+    player: str
+    attacker: str
+    defender: str
+
+    def __str__(self) -> str:
+        return f"{self.player} attack {self.attacker} {self.defender}"
+
+
+@dataclass(frozen=True)
+class Roll:
+    player: str
+    faces: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.player} roll {','.join(self.faces)}"
+
+
+@dataclass(frozen=True)
+class Modify:
+    player: str
+    source: str  # warlord, cover, tactic:CODE, relic:CODE
+    die: int | None = None  # from 1, for a reroll
+
+    def __str__(self) -> str:
+        return f"{self.player} modify {self.source}" + (f" {self.die}" if self.die else "")
+
+
+@dataclass(frozen=True)
+class Pass:
+    player: str
+
+    def __str__(self) -> str:
+        return f"{self.player} pass"
+
+
+@dataclass(frozen=True)
+class Push:
+    player: str
+    unit: str
+    hex: Hex
+
+    def __str__(self) -> str:
+        return f"{self.player} push {self.unit} {self.hex}"
+
+
+@dataclass(frozen=True)
+class Advance:
+    player: str
+    take: bool
+
+    def __str__(self) -> str:
+        return f"{self.player} {'advance' if self.take else 'stay'}"
+
+
+@dataclass(frozen=True)
+class Counterblow:
+    player: str
+
+    def __str__(self) -> str:
+        return f"{self.player} counterblow"
+
+
+@dataclass(frozen=True)
+class Play:
+    player: str
+    card: str
+    target: str | None = None  # a creature ref or a hex name
+
+    def __str__(self) -> str:
+        return f"{self.player} play {self.card}" + (f" {self.target}" if self.target else "")
+
+
+@dataclass(frozen=True)
+class Use:
+    player: str
+    building: str
+    unit: str
+
+    def __str__(self) -> str:
+        return f"{self.player} use {self.building} {self.unit}"
+
+
+@dataclass(frozen=True)
+class Discard:
+    player: str
+    card: str
+
+    def __str__(self) -> str:
+        return f"{self.player} discard {self.card}"
+
+
+@dataclass(frozen=True)
+class PlayFeat:
+    player: str
+    feat: str
+
+    def __str__(self) -> str:
+        return f"{self.player} feat {self.feat}"
+
+
+@dataclass(frozen=True)
+class SpendFeat:
+    player: str
+    feat: str
+    target: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.player} spend {self.feat}" + (f" {self.target}" if self.target else "")
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    player: str
+
+    def __str__(self) -> str:
+        return f"{self.player} end"
+
+
+Action = (Deploy | Summon | Move | Declare | Roll | Modify | Pass | Push | Advance
+          | Counterblow | Play | Use | Discard | PlayFeat | SpendFeat | EndTurn)
+
+
+def _ref(t: str, text: str) -> str:
+    if not REF.fullmatch(t):
+        raise NotationError(f"{quote(t)} is not a creature like p1#0 (in {quote(text)})")
+    return t
+
+
+def _hex(t: str, text: str) -> Hex:
+    try:
+        return parse_hex(t)
+    except ValueError:
+        raise NotationError(f"{quote(t)} is not a hex like c4 (in {quote(text)})") from None
+
+
+def _code(t: str, text: str) -> str:
+    if not CODE.fullmatch(t):
+        raise NotationError(f"{quote(t)} is not a card code like fire-bolt (in {quote(text)})")
+    return t
+
+
+def _target(t: str, text: str) -> str:
+    if REF.fullmatch(t):
+        return t
+    return str(_hex(t, text))
+
+
+def parse(text: object) -> Action:
+    """An action from its notation; ``NotationError`` naming the bad part."""
+    if not isinstance(text, str) or len(text) > 200:
+        raise NotationError(f"an action is a line of text, not {quote(text)}")
+    t = text.split()
+    if len(t) < 2 or t[0] not in PLAYERS:
+        raise NotationError(f"an action starts with p1 or p2 and a verb: {quote(text)}")
+    p, verb, rest = t[0], t[1], t[2:]
+    shapes = {"deploy": 2, "summon": 2, "move": 2, "attack": 2, "roll": 1, "push": 2,
+              "pass": 0, "advance": 0, "stay": 0, "counterblow": 0, "end": 0,
+              "use": 2, "discard": 1, "feat": 1}
+    if verb in shapes and len(rest) != shapes[verb]:
+        raise NotationError(f"{verb} takes {shapes[verb]} word(s) after it: {quote(text)}")
+    match verb:
+        case "deploy" | "summon" | "move" | "push":
+            cls = {"deploy": Deploy, "summon": Summon, "move": Move, "push": Push}[verb]
+            return cls(p, _ref(rest[0], text), _hex(rest[1], text))
+        case "attack":
+            return Declare(p, _ref(rest[0], text), _ref(rest[1], text))
+        case "roll":
+            faces = tuple(rest[0].split(","))
+            if not 1 <= len(faces) <= 12 or not all(FACE.fullmatch(f) for f in faces):
+                raise NotationError(f"a roll lists faces by code, like S,SP,0: {quote(text)}")
+            return Roll(p, faces)
+        case "modify":
+            if not 1 <= len(rest) <= 2 or not SOURCE.fullmatch(rest[0]):
+                raise NotationError("modify names warlord, cover, tactic:CARD or relic:CARD"
+                                    f" and maybe a die: {quote(text)}")
+            die = None
+            if len(rest) == 2:
+                if not rest[1].isdigit() or not 1 <= int(rest[1]) <= 12:
+                    raise NotationError(f"a die is numbered 1-12: {quote(text)}")
+                die = int(rest[1])
+            return Modify(p, rest[0], die)
+        case "pass":
+            return Pass(p)
+        case "advance" | "stay":
+            return Advance(p, verb == "advance")
+        case "counterblow":
+            return Counterblow(p)
+        case "play" | "spend":
+            if not 1 <= len(rest) <= 2:
+                raise NotationError(f"{verb} names a card and maybe a target: {quote(text)}")
+            target = _target(rest[1], text) if len(rest) == 2 else None
+            if verb == "play":
+                return Play(p, _code(rest[0], text), target)
+            return SpendFeat(p, _code(rest[0], text), target)
+        case "use":
+            return Use(p, _code(rest[0], text), _ref(rest[1], text))
+        case "discard":
+            return Discard(p, _code(rest[0], text))
+        case "feat":
+            return PlayFeat(p, _code(rest[0], text))
+        case "end":
+            return EndTurn(p)
+    raise NotationError(f"unknown verb {quote(verb)} in {quote(text)}")

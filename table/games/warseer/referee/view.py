@@ -1,0 +1,115 @@
+"""What a screen draws of Warseer, in the neutral board model (``table.drawing``): the
+battlefield's hexes with their terrain and the deployment zones, each creature in its
+hex with its wounds as a badge, the War Camp and the History beside the board, the
+attack under way as a line, and the score: victory points, with each player's hand,
+relics, City Zone, Hall of Fame and the feats left in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from table.drawing import Alert, Board, Line, Mark, Piece, Region, Zone, frame_of
+
+from .. import engine
+from ..state import CAMP, FIELD, HISTORY, PLAYERS, State
+from .context import Context
+
+
+def _regions(ref: Context, state: State) -> tuple[Region, ...]:
+    bf = ref.game.battlefield
+    zone_of = {h: p for p, hs in bf.deployment.items() for h in hs}
+    at = state.attack
+    alert = {}
+    if at is not None:
+        for r, what in ((at.attacker, "attacks"), (at.defender, "is attacked")):
+            u = state.units[r]
+            if u.hex is not None:
+                alert[str(u.hex)] = Alert("⚔", f"{ref.words.unit(r)} {what}")
+    out = []
+    for r in bf.regions():
+        h = bf.hex_named(r["name"])
+        t = bf.terrain.get(h)
+        marks = (Mark(t.label[0].upper(), "#ffffff", t.label),) if t else ()
+        out.append(Region(r["name"], tuple((x, y) for x, y in r["polygon"]), r["name"],
+                          fill=t.fill if t else zone_of.get(h), marks=marks,
+                          alert=alert.get(r["name"])))
+    return tuple(out)
+
+
+def _details(ref: Context, state: State, ref_: str) -> str:
+    u = state.units[ref_]
+    c = ref.game.catalog.creature(u.name)
+    dice = ", ".join(f"{n} {col}" for col, n in c.attack.dice)
+    bits = [f"{u.name} ({c.kind}, rank {c.rank}): {u.wounds} of {c.health} wounds"]
+    if u.armour:
+        bits.append(f"{u.armour} armour")
+    bits.append(f"{c.attack.type} {dice}, range {c.range}, "
+                f"movement {engine.movement(ref.game, u)}")
+    if c.attack.critical:
+        bits.append(f"critical: {c.attack.critical}")
+    if c.abilities:
+        bits.append(", ".join(c.abilities))
+    if u.enchantments:
+        bits.append("enchanted: " + ", ".join(ref.words.card(e) for e in u.enchantments))
+    return "; ".join(bits)
+
+
+def _pieces(ref: Context, state: State) -> tuple[Piece, ...]:
+    out = []
+    for r, u in sorted(state.units.items()):
+        if u.place == FIELD and u.hex is not None:
+            where: dict[str, Any] = {"region": str(u.hex)}
+        elif u.place in (CAMP, HISTORY):
+            where = {"zone": "camp" if u.place == CAMP else "history"}
+        else:
+            continue  # an eliminated minion: gone
+        states = tuple(s for s, on in (("moved", u.moved), ("attacked", u.attacked)) if on)
+        out.append(Piece(r, u.player, ref.words.unit(r), badge=u.wounds or None,
+                         details=_details(ref, state, r), states=states,
+                         note=f"{u.wounds}/{ref.game.catalog.creature(u.name).health}",
+                         **where))
+    return tuple(out)
+
+
+def _centre(regions: tuple[Region, ...], name: str) -> tuple[float, float]:
+    r = next(x for x in regions if x.id == name)
+    return (sum(p[0] for p in r.outline) / len(r.outline),
+            sum(p[1] for p in r.outline) / len(r.outline))
+
+
+def score(ref: Context, state: State) -> dict[str, Any]:
+    w = ref.words
+    lines = [f"Feats left in the Feats deck: {state.feats_left}"
+             + (" — the last feat is drawn: this is the last turn" if state.last_turn else "")]
+    for p in PLAYERS:
+        side = state.sides[p]
+        relics = ", ".join(f"{w.card(r.code)}" + (f" ({r.armour} armour)" if r.armour else "")
+                           + (f" ({r.uses} uses)" if r.uses else "") for r in side.relics)
+        up = ", ".join(w.card(f) for f in side.feats_up)
+        lines.append(
+            f"{w.player(p)}: hand {side.hand} card(s) and {side.feat_hand} feat(s), deck "
+            f"{side.draw_pile}; Hall of Fame {side.hall}"
+            + (f"; feats face up: {up}" if up else "")
+            + (f"; relics: {relics}" if relics else "")
+            + (f"; City Zone: {', '.join(w.card(b) for b in side.buildings)}"
+               if side.buildings else ""))
+    if state.winner == "draw":
+        lines.append("The game is a draw")
+    return {"title": "Victory points",
+            "players": {p: {"value": ref.points(state, p), "label": "victory points"}
+                        for p in PLAYERS},
+            "lines": lines, "winner": state.winner if state.winner != "draw" else None}
+
+
+def view(ref: Context, state: State) -> dict[str, Any]:
+    regions = _regions(ref, state)
+    lines = ()
+    at = state.attack
+    if at is not None:
+        a, d = state.units[at.attacker], state.units[at.defender]
+        if a.hex is not None and d.hex is not None:
+            lines = (Line(_centre(regions, str(a.hex)), _centre(regions, str(d.hex)),
+                          "attack", "#ff5050"),)
+    board = Board(frame_of(regions, 4), regions, _pieces(ref, state),
+                  (Zone("camp", "War Camp"), Zone("history", "History")), lines)
+    return {"board": board.to_dict(), "state": state.to_dict(), "score": score(ref, state)}

@@ -1,0 +1,161 @@
+"""What people read of Warseer: actions, events and history in players' and creatures'
+names ("Ann: Gil-Talas attacks Kaitlynn"). The notation stays the machine's language
+(logs, the API, typed actions); screens and the narrator go through ``Words``.
+Summoned minions are named by their kind and a number ("Wisp 2")."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from table.errors import NotationError
+
+from .. import actions as A
+from ..game import Game
+
+_REF = re.compile(r"\bp[12]#\d+\b")
+_PLAYER = re.compile(r"\bp[12]\b(?!#)")
+
+
+class Words:
+    def __init__(self, game: Game, names: Mapping[str, str]) -> None:
+        self.game = game
+        self.names = dict(names)
+        self.label: dict[str, str] = {}  # ref -> the name people read
+        for p, band in game.warbands.items():
+            copies = Counter(band)
+            seen: Counter[str] = Counter()
+            for i, name in enumerate(band):
+                seen[name] += 1
+                self.label[f"{p}#{i}"] = name if copies[name] == 1 else f"{name} {seen[name]}"
+
+    def minion(self, ref: str, name: str) -> None:
+        """A minion summoned in play gets a name people read ("Wisp 2")."""
+        if ref not in self.label:
+            n = 1 + sum(1 for r, lab in self.label.items()
+                        if r[:2] == ref[:2] and lab.startswith(name))
+            self.label[ref] = f"{name} {n}"
+
+    def player(self, p: str | None) -> str:
+        return self.names.get(p or "", p or "someone")
+
+    def unit(self, ref: str) -> str:
+        return self.label.get(ref, ref)
+
+    def owned(self, ref: str) -> str:
+        """An enemy creature with its owner ("Bob's Wisp 1"): both sides' minions are
+        numbered from 1."""
+        return f"{self.player(ref[:2])}'s {self.unit(ref)}"
+
+    def units(self, refs: Iterable[str]) -> str:
+        names = [self.unit(r) for r in refs]
+        return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+    def card(self, code: str) -> str:
+        c = self.game.catalog.cards.get(code) or self.game.catalog.feats.get(code)
+        return c.name if c else code
+
+    def action(self, a: Any) -> str:
+        if isinstance(a, str):
+            try:
+                a = A.parse(a)
+            except NotationError:
+                return a
+        who = self.player(a.player)
+        u = self.unit
+        match a:
+            case A.Deploy():
+                return f"{who}: {u(a.unit)} deploys on {a.hex}"
+            case A.Summon():
+                return f"{who}: {u(a.unit)} comes from the War Camp to {a.hex}"
+            case A.Move():
+                return f"{who}: {u(a.unit)} moves to {a.hex}"
+            case A.Declare():
+                return f"{who}: {u(a.attacker)} attacks {self.owned(a.defender)}"
+            case A.Roll():
+                return f"{who} rolled {' '.join(self.face(f) for f in a.faces)}"
+            case A.Modify():
+                src = a.source.split(":")
+                what = self.card(src[1]) if len(src) == 2 else src[0]
+                return f"{who} uses {what}" + (f" on die {a.die}" if a.die else "")
+            case A.Pass():
+                return f"{who} passes"
+            case A.Push():
+                return f"{who} pushes {u(a.unit)} to {a.hex}"
+            case A.Advance():
+                return f"{who}: {'advance' if a.take else 'stay'}"
+            case A.Counterblow():
+                return f"{who}: counterblow"
+            case A.Play():
+                tgt = ""
+                if a.target:
+                    tgt = " on " + (a.target if "#" not in a.target
+                                    else u(a.target) if a.target[:2] == a.player
+                                    else self.owned(a.target))
+                return f"{who} plays {self.card(a.card)}{tgt}"
+            case A.Use():
+                return f"{who}: {self.card(a.building)} gives {u(a.unit)} its bonus"
+            case A.Discard():
+                return f"{who} discards {self.card(a.card)}"
+            case A.PlayFeat():
+                return f"{who} plays the feat {self.card(a.feat)} face up"
+            case A.SpendFeat():
+                return f"{who} discards the feat {self.card(a.feat)} for its effect"
+            case A.EndTurn():
+                return f"{who} ends the turn"
+        return str(a)
+
+    def face(self, code: str) -> str:
+        for die in self.game.catalog.dice.values():
+            for f in die.distinct():
+                if f.code == code:
+                    return f.label
+        return code
+
+    def humanize(self, text: str) -> str:
+        """Refs and players in names; a refusal that starts with the action in notation
+        ("p1 attack p1#1 p2#0: ...") starts with it in words."""
+        head, sep, rest = text.partition(": ")
+        if sep:
+            try:
+                text = self.action(A.parse(head)) + sep + rest
+            except NotationError:
+                pass
+        text = _REF.sub(lambda m: self.unit(m.group(0)), text)
+        return _PLAYER.sub(lambda m: self.player(m.group(0)), text)
+
+    def entry(self, entry: dict[str, Any]) -> dict[str, Any]:
+        out = dict(entry)
+        if entry.get("kind") == "action" and isinstance(entry.get("action"), str):
+            out["text"] = self.action(entry["action"])
+        return out
+
+    def correction(self, body: dict[str, Any]) -> str:
+        to = body.get("to")
+        where = "off the battlefield" if to == "off" else f"on {to}"
+        return f"{self.unit(str(body.get('unit')))} put {where}"
+
+    def event(self, e: Mapping[str, Any]) -> str | None:
+        k, u = e.get("kind"), self.unit
+        match k:
+            case "damaged":
+                return f"{u(e['unit'])} takes {e['wounds']} wound(s)" + (
+                    f" ({e['armour'] + e['relics']} absorbed by armour)"
+                    if e["armour"] + e["relics"] else "")
+            case "eliminated":
+                return f"{u(e['unit'])} is eliminated"
+            case "hall_of_fame":
+                return f"{self.player(e['player'])} takes a feat into the Hall of Fame " \
+                    f"({e['feats_left']} feats left)"
+            case "critical":
+                return f"critical: {e['effect']}"
+            case "pushed":
+                return f"{u(e['unit'])} is pushed to {e['to']}"
+            case "last_feat":
+                return "the last feat is drawn: the game ends with this turn"
+            case "game_over":
+                w = e.get("winner")
+                return "the game is a draw" if w == "draw" else f"{self.player(w)} wins"
+        return None

@@ -1,0 +1,178 @@
+"""Warseer rules scenarios (``docs/contracts/warseer-scenarios.md``): a setup where the
+game stands, then actions in their notation, played through the rules engine; one
+JSON-ready result. Pure: the caller reads the file.
+
+A file that is not a valid scenario (unknown key, unknown creature, card or hex, text
+that is not an action) is a ``ScenarioError``; an action the rules refuse is reported
+in ``results`` and leaves the state as it was; a warband or deck the rules do not
+allow is a ``setup_error`` in the output, as for every game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from table.errors import NotationError, ScenarioError
+from table.quoting import quote
+
+from . import engine
+from .actions import parse
+from .battlefield import Battlefield, BattlefieldError
+from .catalog import CATALOG_FORMAT, Catalog, CatalogError, read_dice
+from .damage import victory_points
+from .errors import RulesError, SetupError
+from .game import Game
+from .state import FIELD, MAIN, PLAYERS, Relic, State
+
+MAX_ACTIONS = 10_000
+_TOP = {"game", "catalog", "dice", "setup", "actions"}
+_SETUP = {"warbands", "decks", "turn", "active", "feats_left", "placement", "wounds",
+          "armour", "hand", "feat_hand", "hall", "relics", "buildings"}
+
+
+def _obj(v: object, where: str, allowed: set[str]) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise ScenarioError(f"{where}: expected an object, got {quote(v)}")
+    extra = set(v) - allowed
+    if extra:
+        raise ScenarioError(f"{where}: unknown key(s) {sorted(map(str, extra))[:5]}")
+    return v
+
+
+def _count(v: object, where: str, hi: int = 99) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
+        raise ScenarioError(f"{where}: a whole number 0-{hi}, not {quote(v)}")
+    return v
+
+
+def _per_player(setup: dict[str, Any], key: str) -> dict[str, Any]:
+    v = setup.get(key, {})
+    if not isinstance(v, dict) or set(v) - set(PLAYERS):
+        raise ScenarioError(f"setup.{key}: an object with p1 and/or p2")
+    return v
+
+
+def load(data: dict[str, Any], base: Catalog | None = None
+         ) -> tuple[Game | None, State | None, list[Any], dict[str, str] | None]:
+    """(game, state, actions, setup_error); ``base``: the catalog before the scenario's
+    own entries (the user's, else the built-in one)."""
+    d = _obj(data, "scenario", _TOP)
+    catalog = base or Catalog.builtin()
+    try:
+        if "dice" in d:
+            catalog = Catalog(catalog.creatures, catalog.cards, catalog.feats,
+                              catalog.feat_copies, read_dice(d["dice"]))
+        if "catalog" in d:
+            extra = d["catalog"]
+            if not isinstance(extra, dict):
+                raise ScenarioError("catalog: an object of creatures, cards and feats")
+            catalog = catalog.merged({**extra, "format": CATALOG_FORMAT})
+    except CatalogError as e:
+        raise ScenarioError(str(e)) from None
+    setup = _obj(d.get("setup"), "setup", _SETUP)
+    wb = setup.get("warbands")
+    if not isinstance(wb, dict) or set(wb) != set(PLAYERS) or not all(
+            isinstance(v, list) and all(isinstance(n, str) for n in v) for v in wb.values()):
+        raise ScenarioError("setup.warbands: creature names for p1 and p2")
+    decks = setup.get("decks")
+    if decks is not None and (not isinstance(decks, dict) or set(decks) != set(PLAYERS)):
+        raise ScenarioError("setup.decks: card names for p1 and p2")
+    acts = d.get("actions", [])
+    if not isinstance(acts, list) or len(acts) > MAX_ACTIONS:
+        raise ScenarioError(f"actions: a list of at most {MAX_ACTIONS} actions")
+    actions = []
+    for i, a in enumerate(acts):
+        a = _obj(a, f"actions[{i}]", {"do", "action"})
+        if a.get("do", "step") != "step":
+            raise ScenarioError(f"actions[{i}]: do: step (a Warseer action in its notation)")
+        try:
+            actions.append(parse(a.get("action")))
+        except NotationError as e:
+            raise ScenarioError(f"actions[{i}]: {e}") from None
+    try:
+        game = Game.make(catalog, Battlefield.standard(), wb, decks)
+    except SetupError as e:
+        return None, None, actions, {"error": "invalid_setup", "message": str(e)}
+    return game, _position(game, setup), actions, None
+
+
+def _position(game: Game, setup: dict[str, Any]) -> State:
+    s = engine.new_state(game)
+    placement = setup.get("placement")
+    if placement is None and "turn" not in setup:
+        return s  # the heroes deploy first
+    s.phase, s.turn = MAIN, _count(setup.get("turn", 1), "setup.turn", 999) or 1
+    active = setup.get("active", "p1")
+    if active not in PLAYERS:
+        raise ScenarioError(f"setup.active: p1 or p2, not {quote(active)}")
+    s.active = active
+    if "feats_left" in setup:
+        s.feats_left = _count(setup["feats_left"], "setup.feats_left",
+                              len(game.catalog.feats_deck()))
+    placement = placement or {}
+    if not isinstance(placement, dict):
+        raise ScenarioError("setup.placement: creature -> hex")
+    for ref, h in placement.items():
+        u = s.units.get(ref)
+        if u is None:
+            raise ScenarioError(f"setup.placement: no creature {quote(ref)} in the warbands")
+        try:
+            hx = game.battlefield.hex_named(h)
+        except BattlefieldError as e:
+            raise ScenarioError(f"setup.placement.{ref}: {e}") from None
+        if hx in s.occupied() or not game.battlefield.standable(hx):
+            raise ScenarioError(f"setup.placement.{ref}: {hx} is taken or impassable")
+        u.place, u.hex = FIELD, hx
+    for key in ("wounds", "armour"):
+        vals = setup.get(key, {})
+        if not isinstance(vals, dict):
+            raise ScenarioError(f"setup.{key}: creature -> count")
+        for ref, n in vals.items():
+            if ref not in s.units:
+                raise ScenarioError(f"setup.{key}: no creature {quote(ref)}")
+            setattr(s.units[ref], key, _count(n, f"setup.{key}.{ref}"))
+    for key in ("hand", "feat_hand", "hall"):
+        for p, n in _per_player(setup, key).items():
+            setattr(s.sides[p], key, _count(n, f"setup.{key}.{p}"))
+    for p, cards in _per_player(setup, "relics").items():
+        s.sides[p].relics = [_relic(game, c, p) for c in _names(cards, f"setup.relics.{p}")]
+    for p, cards in _per_player(setup, "buildings").items():
+        s.sides[p].buildings = [_card(game, c, "building", p)
+                                for c in _names(cards, f"setup.buildings.{p}")]
+    return s
+
+
+def _names(v: object, where: str) -> list[str]:
+    if not isinstance(v, list) or len(v) > 20 or not all(isinstance(c, str) for c in v):
+        raise ScenarioError(f"{where}: a list of card names")
+    return v
+
+
+def _card(game: Game, name: str, typ: str, p: str) -> str:
+    try:
+        card = game.catalog.card_by_name(name)
+    except CatalogError as e:
+        raise ScenarioError(f"setup: {p}: {e}") from None
+    if card.type != typ:
+        raise ScenarioError(f"setup: {p}: {card.name} is a {card.type}, not a {typ}")
+    return card.code
+
+
+def _relic(game: Game, name: str, p: str) -> Relic:
+    card = game.catalog.card(_card(game, name, "relic", p))
+    return Relic(card.code, card.armour, card.uses)
+
+
+def run(data: dict[str, Any], base: Catalog | None = None) -> dict[str, Any]:
+    game, state, actions, setup_error = load(data, base)
+    if setup_error is not None or game is None or state is None:
+        return {"setup_error": setup_error}
+    results: list[dict[str, Any]] = []
+    for a in actions:
+        try:
+            state, events = engine.apply(state, a)
+        except RulesError as e:
+            results.append({"ok": False, "error": e.code, "message": e.message})
+        else:
+            results.append({"ok": True, "events": [ev.to_dict() for ev in events]})
+    return {"results": results, "state": state.to_dict(),
+            "points": {p: victory_points(game, state, p) for p in PLAYERS}}

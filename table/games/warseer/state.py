@@ -1,0 +1,189 @@
+"""One game of Warseer as a value: where each creature stands and what it has taken,
+each player's cards (hand and draw pile as counts: the table's cards stay in the
+players' hands, so the referee knows only which cards are still unseen), the Hall of
+Fame, the shared Feats deck and, during an attack, where the attack sequence stands.
+
+The engine clones a state before changing it (``clone``), so a state handed out is
+never changed afterwards."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from .game import Game
+from .hexes import Hex
+
+PLAYERS = ("p1", "p2")
+
+# Where a creature is: in its player's War Camp, on the battlefield, its card in the
+# History (an eliminated hero or character), or gone (an eliminated minion).
+CAMP, FIELD, HISTORY, GONE = "camp", "field", "history", "gone"
+
+
+def other(p: str) -> str:
+    return "p2" if p == "p1" else "p1"
+
+
+@dataclass
+class Unit:
+    ref: str
+    player: str
+    name: str
+    place: str = CAMP
+    hex: Hex | None = None
+    wounds: int = 0
+    armour: int = 0  # armour tokens on the creature itself
+    moved: bool = False
+    attacked: bool = False
+    building: str | None = None  # the building whose bonus it took this turn
+    bonus_attack: int = 0  # swords added to its attacks this turn (a building)
+    bonus_move: int = 0  # extra movement this turn (a building)
+    enchantments: list[str] = field(default_factory=list)  # spell codes on it
+
+    def clone(self) -> Unit:
+        new = copy.copy(self)
+        new.enchantments = list(self.enchantments)
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ref": self.ref, "name": self.name, "place": self.place,
+                "hex": str(self.hex) if self.hex else None, "wounds": self.wounds,
+                "armour": self.armour, "moved": self.moved, "attacked": self.attacked,
+                "enchantments": list(self.enchantments)}
+
+
+@dataclass
+class Relic:
+    code: str
+    armour: int = 0
+    uses: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"card": self.code, "armour": self.armour, "uses": self.uses}
+
+
+@dataclass
+class Side:
+    hand: int  # support cards in hand
+    draw_pile: int  # cards left in the battle deck
+    unseen: list[str]  # codes of the deck's cards not yet revealed (hand or draw pile)
+    history: list[str] = field(default_factory=list)  # cards discarded or spent
+    relics: list[Relic] = field(default_factory=list)
+    buildings: list[str] = field(default_factory=list)  # the City Zone
+    hall: int = 0  # feats face down in the Hall of Fame
+    feats_up: list[str] = field(default_factory=list)  # feats played face up
+    feat_hand: int = 0  # feat cards in hand
+    # this turn
+    summoned: bool = False
+    discarded: bool = False
+    feat_spent: bool = False
+    destroyed: int = 0  # enemy characters destroyed this turn
+    buildings_used: list[str] = field(default_factory=list)
+
+    def clone(self) -> Side:
+        new = copy.copy(self)
+        new.unseen, new.history = list(self.unseen), list(self.history)
+        new.relics = [copy.copy(r) for r in self.relics]
+        new.buildings, new.feats_up = list(self.buildings), list(self.feats_up)
+        new.buildings_used = list(self.buildings_used)
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hand": self.hand, "draw_pile": self.draw_pile, "feat_hand": self.feat_hand,
+                "history": list(self.history), "relics": [r.to_dict() for r in self.relics],
+                "buildings": list(self.buildings), "hall": self.hall,
+                "feats_up": list(self.feats_up), "summoned": self.summoned,
+                "discarded": self.discarded, "feat_spent": self.feat_spent,
+                "destroyed": self.destroyed}
+
+
+# The steps of an attack (the rules' attack sequence). ROLL, REROLL and EXTRA wait for
+# dice; the others for a player's choice.
+ROLL, MODIFY, REROLL, EXTRA, PUSH, ADVANCE, COUNTER = (
+    "roll", "modify", "reroll", "extra", "push", "advance", "counter")
+DICE_STEPS = (ROLL, REROLL, EXTRA)
+
+
+@dataclass
+class Attack:
+    attacker: str
+    defender: str
+    magic: bool
+    colours: tuple[str, ...]  # the attack box's dice, one per die
+    origin: Hex  # where the defender stood when the attack was declared
+    counter: bool = False  # a counterblow (it cannot be answered by another)
+    step: str = ROLL
+    faces: list[str] = field(default_factory=list)  # the main dice, by face code
+    extra: list[str] = field(default_factory=list)  # additional dice (not modifiable)
+    extra_colour: str = ""
+    added: dict[str, int] = field(default_factory=dict)  # symbols added (+) or removed (-)
+    to_act: str = "p1"
+    passes: int = 0
+    used: list[str] = field(default_factory=list)  # sources used in this attack
+    reroll: int | None = None  # the die (from 0) a reroll waits for
+    damage: int = 0
+    pushed: bool = False
+    advance: bool = False  # the critical effect Advance was triggered
+
+    def clone(self) -> Attack:
+        new = copy.copy(self)
+        new.faces, new.extra = list(self.faces), list(self.extra)
+        new.added, new.used = dict(self.added), list(self.used)
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"attacker": self.attacker, "defender": self.defender, "magic": self.magic,
+                "colours": list(self.colours), "origin": str(self.origin),
+                "counter": self.counter, "step": self.step, "faces": list(self.faces),
+                "extra": list(self.extra), "added": dict(self.added), "to_act": self.to_act,
+                "passes": self.passes, "used": list(self.used), "damage": self.damage}
+
+
+DEPLOY, MAIN, OVER = "deploy", "main", "over"
+
+
+@dataclass
+class State:
+    game: Game = field(repr=False, compare=False)  # the static game this one is of
+    units: dict[str, Unit]
+    sides: dict[str, Side]
+    feats_left: int
+    turn: int = 0  # 0 while the heroes deploy; each player's turn counts one
+    active: str = "p1"
+    phase: str = DEPLOY
+    feats_revealed: list[str] = field(default_factory=list)  # face up or spent, any player
+    last_turn: bool = False  # the last feat was drawn: the game ends with this turn
+    attack: Attack | None = None
+    winner: str | None = None  # p1, p2 or "draw"
+    minions: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0})
+
+    def clone(self) -> State:
+        """A copy the engine may change: every mutable part copied (a deep copy is ten
+        times slower, and the engine clones once per action)."""
+        new = copy.copy(self)
+        new.units = {r: u.clone() for r, u in self.units.items()}
+        new.sides = {p: sd.clone() for p, sd in self.sides.items()}
+        new.feats_revealed = list(self.feats_revealed)
+        new.minions = dict(self.minions)
+        new.attack = self.attack.clone() if self.attack else None
+        return new
+
+    def occupied(self) -> dict[Hex, str]:
+        return {u.hex: r for r, u in self.units.items() if u.place == FIELD and u.hex}
+
+    def on_field(self, player: str | None = None) -> list[Unit]:
+        return [u for u in self.units.values()
+                if u.place == FIELD and (player is None or u.player == player)]
+
+    def hero(self, player: str) -> Unit:
+        return self.units[f"{player}#0"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"turn": self.turn, "active": self.active, "phase": self.phase,
+                "feats_left": self.feats_left, "last_turn": self.last_turn,
+                "winner": self.winner, "feats_revealed": list(self.feats_revealed),
+                "units": {r: u.to_dict() for r, u in self.units.items()},
+                "sides": {p: s.to_dict() for p, s in self.sides.items()},
+                "attack": self.attack.to_dict() if self.attack else None}

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Protocol
 from table.errors import ActionRefused, CommandRefused, ScenarioError, SetupRefused
 from table.observation import Observation
 from table.quoting import quote
-from table.randomness import Die
+from table.randomness import Die, Face, FaceError, read_faces
 from table.stickers import Stickers
 
 PLAYERS = ("p1", "p2")
@@ -38,6 +38,21 @@ def check_player(v: object) -> str:
     if v not in PLAYERS:
         raise CommandRefused(f"player: p1 or p2, not {quote(v)}")
     return str(v)
+
+
+def typed_roll(die: Die, cmd: Mapping[str, Any], most: int, label: str = "") -> tuple[Face, ...]:
+    """The faces of a roll a person typed: ``faces`` (codes or labels, as a screen's dice
+    card sends them, at most ``most``) or ``die`` (one number from 1 to the die's sides,
+    as a script sends it); ``CommandRefused`` naming the field otherwise."""
+    if "faces" in cmd:
+        try:
+            return read_faces(die, cmd["faces"], most)
+        except FaceError as e:
+            raise CommandRefused(str(e)) from None
+    n = cmd.get("die")
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= die.sides:
+        raise CommandRefused(f"die: {label + ', ' if label else ''}1 to {die.sides}")
+    return (die.face(n),)
 
 
 # -- what the table is told ------------------------------------------------------------
@@ -203,29 +218,32 @@ class Referee(ABC):
     stickers: Stickers = Stickers(MappingProxyType({}))
     correction_fields: ClassVar[tuple[str, ...]] = ()  # what a correction command carries
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({})  # box button -> command
+    # The game's rules core (its ``engine`` module): ``apply``, ``legal_actions`` and,
+    # where the game has chance, ``chance`` below call it unless a game overrides them.
+    engine: ClassVar[Any] = None
 
     # -- the rules --------------------------------------------------------------------
     @abstractmethod
     def new_state(self) -> Any:
         """The state a game starts in."""
 
-    @abstractmethod
     def apply(self, state: Any, action: Any) -> tuple[Any, Sequence[RulesEvent]]:
         """The new state and what happened; ``ActionRefused`` with nothing changed."""
+        return self._engine().apply(state, action)
 
     @abstractmethod
     def parse_action(self, text: str) -> Any:
         """An action from its string form (``str(action)`` gives it back);
         ``NotationError`` naming the bad part."""
 
-    @abstractmethod
     def state_dict(self, state: Any) -> dict[str, Any]:
         """The state as JSON-ready data (game records, the dashboard)."""
+        return state.to_dict()
 
-    @abstractmethod
     def legal_actions(self, state: Any) -> Sequence[Any]:
         """Every action a player may take now, in a stable order (empty while the state
         waits for randomness: see ``chance``, or once the game is over)."""
+        return self._engine().legal_actions(state)
 
     @abstractmethod
     def is_over(self, state: Any) -> bool: ...
@@ -234,7 +252,14 @@ class Referee(ABC):
         """When the state waits for dice or a card (a chance node): the action a fair
         roll or draw from ``rng`` makes; None when a player decides. For random playouts
         (benches, property tests); at the table the box or a person supplies it."""
-        return None
+        chance = getattr(self.engine, "chance", None)
+        return chance(state, rng) if chance is not None else None
+
+    def _engine(self) -> Any:
+        if self.engine is None:
+            raise NotImplementedError(f"{type(self).__name__} names no engine: set "
+                                      "``engine`` or override the rules methods")
+        return self.engine
 
     # -- what the table must do -------------------------------------------------------
     @abstractmethod

@@ -1,4 +1,4 @@
-"""The second source of frames for ``bench vision`` (issue #17): Blender renders of the
+"""The second source of frames for ``bench vision``: Blender renders of the
 printed map, stickers and figures as webcams deliver them, single frames and streams."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ UHD_SCENES = 4
 
 def bench_rendered(layout: Layout, quick: bool = False, seed: int = 1,
                    scenes: int = 8, uhd: bool = False) -> dict[str, Any]:
-    """The second source of frames (issue #17): Blender renders of the printed map, the
+    """The second source of frames: Blender renders of the printed map, the
     stickers and figures, as webcams deliver them (``vision/photoreal``). Quick: the
     frames committed under tests/data/renders (720p, tuned on: not held out). Full:
     ``scenes`` scenes without figures and as many with, seeded apart from the committed

@@ -18,9 +18,9 @@ def test_copies_of_a_miniature_are_numbered() -> None:
     s = live({"p1": ["Brute", "Brute", "Scout"], "p2": ["Brute"]}, {"p1#0": "c3"},
              phase=Phase.ACTION, active="p1")
     w = s.words
-    assert [w.mini(r) for r in ("p1#0", "p1#1", "p1#2", "p2#0")] == [
+    assert [w.piece(r) for r in ("p1#0", "p1#1", "p1#2", "p2#0")] == [
         "Brute 1", "Brute 2", "Scout", "Brute"]
-    assert w.mini("p2#0", owner=True) == "Player 2's Brute"
+    assert w.piece("p2#0", owner=True) == "Player 2's Brute"
 
 
 def test_every_kind_of_action_reads_as_a_sentence() -> None:
@@ -29,14 +29,14 @@ def test_every_kind_of_action_reads_as_a_sentence() -> None:
     first = s.referee.game.minis[0]
     cases = {
         "initiative 5 2": "initiative: Ann 5, Bob 2",
-        f"p1 spawn {first.ref} e1": f"Ann: spawn {w.mini(first.ref)} (cost {first.d.cost}) "
+        f"p1 spawn {first.ref} e1": f"Ann: spawn {w.piece(first.ref)} (cost {first.d.cost}) "
                                     "into e1",
-        "p1 move p1#1 c4": f"Ann: move {w.mini('p1#1')} to c4",
-        "p1 attack c3 p1#0 p1#1": f"Ann: attack in c3 with {w.mini('p1#0')} and "
-                                  f"{w.mini('p1#1')}",
-        "p2 damage p1#3 2": f"Bob: 2 damage to Ann's {w.mini('p1#3')}",
-        "p2 outcome p1#3 destroy": f"Bob: destroy Ann's {w.mini('p1#3')}",
-        "p1 place p2#0 b2": f"Ann: put Bob's {w.mini('p2#0')} in b2",
+        "p1 move p1#1 c4": f"Ann: move {w.piece('p1#1')} to c4",
+        "p1 attack c3 p1#0 p1#1": f"Ann: attack in c3 with {w.piece('p1#0')} and "
+                                  f"{w.piece('p1#1')}",
+        "p2 damage p1#3 2": f"Bob: 2 damage to Ann's {w.piece('p1#3')}",
+        "p2 outcome p1#3 destroy": f"Bob: destroy Ann's {w.piece('p1#3')}",
+        "p1 place p2#0 b2": f"Ann: put Bob's {w.piece('p2#0')} in b2",
         "p1 end": "Ann: done",
         "p1 roll 1 blade miss": "Ann: rolled 1 blade miss",
         "p2 decline-deathblow": "Bob: no deathblow",

@@ -1,4 +1,4 @@
-"""A base's centre where its outline is no circle (issue #17, session 31).
+"""A base's centre where its outline is no circle.
 
 A figure leaning past its base, or a pale part of a sticker the foreground lost, bends
 the base's outline on one side: opposite rays from the peak then disagree, and the

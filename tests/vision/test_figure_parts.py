@@ -1,4 +1,4 @@
-"""A figure's head or arms beside its base are no base of their own (issue #17).
+"""A figure's head or arms beside its base are no base of their own.
 
 A tall figure seen under a tilt leans away from the camera; its head, or a wide figure's
 arms, make a second peak in the foreground next to the base's, and the disc found there

@@ -1,4 +1,4 @@
-"""The second source of frames (issue #17): Blender renders through a webcam model, and
+"""The second source of frames: Blender renders through a webcam model, and
 the detector scored on them. The committed frames (tests/data/renders, written by
 ``tablesight vision render``) need no Blender; one test renders a small scene with the
 real Blender, which CI and ``./run tests`` install."""

@@ -1,4 +1,4 @@
-"""Markers off the board's plane (issue #17): a thick board with its markers on the
+"""Markers off the board's plane: a thick board with its markers on the
 table beside it. The camera is solved from the markers at their stated heights, and
 the board's homography from it."""
 

@@ -1,5 +1,5 @@
 """A base whose mask a light figure opened into a "C" against a touching base is found
-by its outline (issue #17): on the rendered frames with figures, the only bases lost
+by its outline: on the rendered frames with figures, the only bases lost
 were of this kind (a white or bone figure over its base's sticker, the base touching
 another; tuning scene 107, held-out scene 10505)."""
 

@@ -342,11 +342,10 @@ class ForegroundModel:
                 # A base's outline round a pale sticker (its dark bevel, a pixel wide,
                 # and a dark wedge or two): it encloses a base, but little of what it
                 # encloses passes (a base's blob is filled), and the opening below would
-                # break it. A clear pastel sticker on a tinted cell was lost so (held-out
-                # renders at 1080p, session 23: half of its outline's area passed). And
-                # a "C" whose open arc did not pass (a pale blue arc on paper just short
-                # of a glare spot, session 24): what it leaves open is measured by its
-                # convex hull, which its outline does not enclose.
+                # break it: a pastel sticker on a tinted cell passes only about half of
+                # its outline's area. A "C" whose open arc did not pass (a pale arc just
+                # short of a glare spot) is measured by its convex hull, which its
+                # outline does not enclose.
                 x, y, w, h = rect = cv2.boundingRect(c)
                 hull = cv2.contourArea(cv2.convexHull(c))
                 if cv2.countNonZero(mask[y:y + h, x:x + w]) < OUTLINE_FILL * hull:

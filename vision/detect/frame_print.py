@@ -1,4 +1,4 @@
-"""Reading a figure-covered sticker by how this frame's print looks (issue #17).
+"""Reading a figure-covered sticker by how this frame's print looks.
 
 The ring fit (``ring_fit.py``) learns each symbol's colour from the ring it reads: four
 free colours a ring. Under a figure, with two or three wedges hidden and others in its

@@ -7,7 +7,7 @@ and a camera too far away. Measured on the vision bench at 720p (12 scenes x 22 
 turning the camera a quarter turn lifts blurred stickers from 89 % read to 100 % and
 figure-covered ones from 84 % to 86 %. The table says so once the map is found.
 
-And one size is too small whatever the framing: on the Blender renders (issue #17) bases
+And one size is too small whatever the framing: on the Blender renders bases
 14-18 px across at the map's centre (720p) gave a few wrong owners and one wrong id
 under figures, bases 21-26 px (1080p) none in any set. Below ``MIN_BASE_PX`` the table
 asks for more pixels, unless coming closer or turning the camera (advised) gives them.

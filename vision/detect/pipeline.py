@@ -157,7 +157,7 @@ class Detector:
                 raise LayoutError(f"{layout.board.picture}: {e}") from None
 
     def learn_board(self, empty: np.ndarray) -> np.ndarray:
-        """Learn the board's own look from a frame of it empty (issue #17): any art,
+        """Learn the board's own look from a frame of it empty: any art,
         wood, lines, colours, instead of the map the layout would print. Every later
         frame is compared with it. Returns the learned picture (the work area from
         above, BGR; ``use_board`` takes it again, e.g. from a file)."""

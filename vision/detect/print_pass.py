@@ -1,4 +1,4 @@
-"""The print pass, identify's last step (issue #17): the rings read surely teach how
+"""The print pass, identify's last step: the rings read surely teach how
 this camera's frames print the stickers (``frame_print.FramePrint``); the decoders'
 readings the print contradicts lose their id, and the rings still unread are read
 against the print (``frame_print.PrintReader``). Every sticker is printed once, which

@@ -1,4 +1,4 @@
-"""Reading a sticker by its own colours (issue #17).
+"""Reading a sticker by its own colours.
 
 The first decoder (``votes.py``) sorts each sample into a symbol by fixed thresholds
 (``identify.py``): ink is darker than 0.38 of the paper, a colour more saturated than

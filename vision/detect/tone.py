@@ -1,4 +1,4 @@
-"""Stage 4 for pieces told apart by tone: black and white pieces (issue #17).
+"""Stage 4 for pieces told apart by tone: black and white pieces.
 
 Stickers tell owners apart by hue, and black or white pieces have none. When the layout
 says each player's pieces are "dark" or "light" (``Layout.tones``), the owner is read

@@ -1,5 +1,5 @@
 """Where the camera is, seen from each base: its sticker on the base's top, and the
-side of its ring a figure standing on it hides (issue #17).
+side of its ring a figure standing on it hides.
 
 Both follow from the camera's position over the board (``pose.camera_over_board``),
 and were measured on Blender renders with an id pass (each pixel's sticker, with and

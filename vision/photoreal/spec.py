@@ -1,7 +1,7 @@
 """What a physically based scene holds, decided here with a seeded generator, and written
 as a job for ``blender_job.py``.
 
-This is the second, independent source of test frames (issue #17): the printed map and
+This is the second, independent source of test frames: the printed map and
 the stickers are the project's own printables, but the picture is made by Blender's
 path tracer from geometry (a curling paper sheet with a glossy surface, bevelled
 plastic bases, figures built of primitives, area lights with soft shadows, a pinhole

@@ -17,47 +17,34 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from table.notation import spelled
+
 Face = int | str  # attack die: 1, 2, 3, "miss", "blade"
 ATTACK_FACES: tuple[Face, ...] = (1, 2, 3, "miss", "blade")
 OUTCOMES = ("disrupt", "destroy")
-
-
-def _with_target(text: str, a: AssignBlade | Activate) -> str:
-    """The text form's optional "on <target>", "to <cell>" and "x <n>" (see
-    ``notation``)."""
-    if a.target is not None:
-        text += f" on {a.target}"
-    if a.to is not None:
-        text += f" to {a.to}"
-    if a.x is not None:
-        text += f" x {a.x}"
-    return text
 
 
 def face_str(face: Face) -> str:
     return str(face)
 
 
+@spelled("initiative {p1} {p2}")
 @dataclass(frozen=True)
 class Initiative:
     p1: int
     p2: int
     player = None
 
-    def __str__(self) -> str:
-        return f"initiative {self.p1} {self.p2}"
 
-
+@spelled("{player} spawn {mini} {cell}")
 @dataclass(frozen=True)
 class Spawn:
     player: str
     mini: str
     cell: str
 
-    def __str__(self) -> str:
-        return f"{self.player} spawn {self.mini} {self.cell}"
 
-
+@spelled("{player} move {mini} {cell}")
 @dataclass(frozen=True)
 class Move:
     """One creature's move during a shift."""
@@ -65,9 +52,6 @@ class Move:
     player: str
     mini: str
     cell: str
-
-    def __str__(self) -> str:
-        return f"{self.player} move {self.mini} {self.cell}"
 
 
 @dataclass(frozen=True)
@@ -82,6 +66,7 @@ class Shift:
         return f"{self.player} shift {body}".rstrip()
 
 
+@spelled("{player} attack {cell} {attackers: }")
 @dataclass(frozen=True)
 class Attack:
     """Start a combat in ``cell`` with these attackers."""
@@ -90,10 +75,8 @@ class Attack:
     cell: str
     attackers: tuple[str, ...]
 
-    def __str__(self) -> str:
-        return f"{self.player} attack {self.cell} {' '.join(self.attackers)}"
 
-
+@spelled("{player} roll {faces: }")
 @dataclass(frozen=True)
 class Roll:
     """Attack dice for the pending attack or deathblow (some or all of them)."""
@@ -101,10 +84,8 @@ class Roll:
     player: str
     faces: tuple[Face, ...]
 
-    def __str__(self) -> str:
-        return f"{self.player} roll {' '.join(map(face_str, self.faces))}"
 
-
+@spelled("{player} blade {mini} {ability}[ on {target}][ to {to}][ x {x}]")
 @dataclass(frozen=True)
 class AssignBlade:
     """One activation of a blade ability (one blade, or two for double-blade costs)."""
@@ -116,20 +97,16 @@ class AssignBlade:
     to: str | None = None  # a cell, for abilities that move their target
     x: int | None = None  # the chosen X of an ability whose number is X ("Crit X")
 
-    def __str__(self) -> str:
-        return _with_target(f"{self.player} blade {self.mini} {self.ability}", self)
 
-
+@spelled("{player} damage {target} {amount}")
 @dataclass(frozen=True)
 class AssignDamage:
     player: str
     target: str
     amount: int
 
-    def __str__(self) -> str:
-        return f"{self.player} damage {self.target} {self.amount}"
 
-
+@spelled("{player} outcome {target} {outcome}")
 @dataclass(frozen=True)
 class ChooseOutcome:
     """Damage reached both defense and life: the attacker picks disrupt or destroy."""
@@ -138,10 +115,8 @@ class ChooseOutcome:
     target: str
     outcome: str
 
-    def __str__(self) -> str:
-        return f"{self.player} outcome {self.target} {self.outcome}"
 
-
+@spelled("{player} activate {mini} {ability}[ on {target}][ to {to}][ x {x}]")
 @dataclass(frozen=True)
 class Activate:
     """A spawn-point ability ("Spawn 1: Call Adjacent Ally"), in its player's spawn
@@ -154,10 +129,8 @@ class Activate:
     to: str | None = None
     x: int | None = None
 
-    def __str__(self) -> str:
-        return _with_target(f"{self.player} activate {self.mini} {self.ability}", self)
 
-
+@spelled("{player} aim {mini} {target}")
 @dataclass(frozen=True)
 class Aim:
     """A special attack's target, when there is more than one to choose from."""
@@ -166,19 +139,14 @@ class Aim:
     mini: str  # the attacker
     target: str
 
-    def __str__(self) -> str:
-        return f"{self.player} aim {self.mini} {self.target}"
 
-
+@spelled("{player} wail {dice: }")
 @dataclass(frozen=True)
 class WailRoll:
     """The two six-sided dice a Wail rolls."""
 
     player: str
     dice: tuple[int, int]
-
-    def __str__(self) -> str:
-        return f"{self.player} wail {self.dice[0]} {self.dice[1]}"
 
 
 @dataclass(frozen=True)
@@ -193,14 +161,13 @@ class Reroll:
         return f"{self.player} reroll {' '.join(map(face_str, self.faces)) or 'none'}"
 
 
+@spelled("{player} decline-deathblow")
 @dataclass(frozen=True)
 class DeclineDeathblow:
     player: str
 
-    def __str__(self) -> str:
-        return f"{self.player} decline-deathblow"
 
-
+@spelled("{player} place {target} {cell}")
 @dataclass(frozen=True)
 class Place:
     """Put a disrupted creature in an empty cell."""
@@ -209,16 +176,11 @@ class Place:
     target: str
     cell: str
 
-    def __str__(self) -> str:
-        return f"{self.player} place {self.target} {self.cell}"
 
-
+@spelled("{player} end")
 @dataclass(frozen=True)
 class EndPhase:
     player: str
-
-    def __str__(self) -> str:
-        return f"{self.player} end"
 
 
 @dataclass(frozen=True)

@@ -11,36 +11,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from table.errors import NotationError
+from table.notation import spelled
 from table.quoting import quote
 
 from .state import PLAYERS
 
 
+@spelled("{player} roll {die}")
 @dataclass(frozen=True)
 class RollDie:
     player: str
     die: int
 
-    def __str__(self) -> str:
-        return f"{self.player} roll {self.die}"
 
-
+@spelled("{player} advance {pawn} {to}")
 @dataclass(frozen=True)
 class Advance:
     player: str
     pawn: str  # "p1#0"
     to: str  # a space
 
-    def __str__(self) -> str:
-        return f"{self.player} advance {self.pawn} {self.to}"
 
-
+@spelled("{player} pass")
 @dataclass(frozen=True)
 class Pass:
     player: str
-
-    def __str__(self) -> str:
-        return f"{self.player} pass"
 
 
 Action = RollDie | Advance | Pass

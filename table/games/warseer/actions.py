@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 
 from table.errors import NotationError
+from table.notation import spelled
 from table.quoting import quote
 
 from .hexes import Hex, parse_hex
@@ -39,81 +40,65 @@ FACE = re.compile(r"[A-Za-z0-9+_-]{1,8}")
 SOURCE = re.compile(r"(warlord|cover|(tactic|relic):[a-z0-9][a-z0-9-]{0,39})")
 
 
+@spelled("{player} deploy {unit} {hex}")
 @dataclass(frozen=True)
 class Deploy:
     player: str
     unit: str
     hex: Hex
 
-    def __str__(self) -> str:
-        return f"{self.player} deploy {self.unit} {self.hex}"
 
-
+@spelled("{player} summon {unit} {hex}")
 @dataclass(frozen=True)
 class Summon:
     player: str
     unit: str
     hex: Hex
 
-    def __str__(self) -> str:
-        return f"{self.player} summon {self.unit} {self.hex}"
 
-
+@spelled("{player} move {unit} {hex}")
 @dataclass(frozen=True)
 class Move:
     player: str
     unit: str
     hex: Hex
 
-    def __str__(self) -> str:
-        return f"{self.player} move {self.unit} {self.hex}"
 
-
+@spelled("{player} attack {attacker} {defender}")
 @dataclass(frozen=True)
 class Declare:
     player: str
     attacker: str
     defender: str
 
-    def __str__(self) -> str:
-        return f"{self.player} attack {self.attacker} {self.defender}"
 
-
+@spelled("{player} roll {faces:,}")
 @dataclass(frozen=True)
 class Roll:
     player: str
     faces: tuple[str, ...]
 
-    def __str__(self) -> str:
-        return f"{self.player} roll {','.join(self.faces)}"
 
-
+@spelled("{player} modify {source}[ {die}]")
 @dataclass(frozen=True)
 class Modify:
     player: str
     source: str  # warlord, cover, tactic:CODE, relic:CODE
     die: int | None = None  # from 1, for a reroll
 
-    def __str__(self) -> str:
-        return f"{self.player} modify {self.source}" + (f" {self.die}" if self.die else "")
 
-
+@spelled("{player} pass")
 @dataclass(frozen=True)
 class Pass:
     player: str
 
-    def __str__(self) -> str:
-        return f"{self.player} pass"
 
-
+@spelled("{player} push {unit} {hex}")
 @dataclass(frozen=True)
 class Push:
     player: str
     unit: str
     hex: Hex
-
-    def __str__(self) -> str:
-        return f"{self.player} push {self.unit} {self.hex}"
 
 
 @dataclass(frozen=True)
@@ -121,72 +106,58 @@ class Advance:
     player: str
     take: bool
 
-    def __str__(self) -> str:
+    def __str__(self) -> str:  # two verbs for one choice: "advance" or "stay"
         return f"{self.player} {'advance' if self.take else 'stay'}"
 
 
+@spelled("{player} counterblow")
 @dataclass(frozen=True)
 class Counterblow:
     player: str
 
-    def __str__(self) -> str:
-        return f"{self.player} counterblow"
 
-
+@spelled("{player} play {card}[ {target}]")
 @dataclass(frozen=True)
 class Play:
     player: str
     card: str
     target: str | None = None  # a creature ref or a hex name
 
-    def __str__(self) -> str:
-        return f"{self.player} play {self.card}" + (f" {self.target}" if self.target else "")
 
-
+@spelled("{player} use {building} {unit}")
 @dataclass(frozen=True)
 class Use:
     player: str
     building: str
     unit: str
 
-    def __str__(self) -> str:
-        return f"{self.player} use {self.building} {self.unit}"
 
-
+@spelled("{player} discard {card}")
 @dataclass(frozen=True)
 class Discard:
     player: str
     card: str
 
-    def __str__(self) -> str:
-        return f"{self.player} discard {self.card}"
 
-
+@spelled("{player} feat {feat}")
 @dataclass(frozen=True)
 class PlayFeat:
     player: str
     feat: str
 
-    def __str__(self) -> str:
-        return f"{self.player} feat {self.feat}"
 
-
+@spelled("{player} spend {feat}[ {target}]")
 @dataclass(frozen=True)
 class SpendFeat:
     player: str
     feat: str
     target: str | None = None
 
-    def __str__(self) -> str:
-        return f"{self.player} spend {self.feat}" + (f" {self.target}" if self.target else "")
 
-
+@spelled("{player} end")
 @dataclass(frozen=True)
 class EndTurn:
     player: str
-
-    def __str__(self) -> str:
-        return f"{self.player} end"
 
 
 Action = (Deploy | Summon | Move | Declare | Roll | Modify | Pass | Push | Advance

@@ -98,7 +98,7 @@ def _damage_panel(state: State, w: Words) -> dict[str, Any] | None:
                     else "no effect yet")
             buttons.append({"action": str(A.AssignDamage(c.attack.player, ref(g), n)),
                             "label": f"{n}: {what}", "title": what})
-        rows.append({"label": f"{w.mini(ref(g), owner=True)}: damage {dmg}, defense "
+        rows.append({"label": f"{w.piece(ref(g), owner=True)}: damage {dmg}, defense "
                               f"{dfn}, life {life}", "piece": ref(g), "buttons": buttons})
     return {"title": f"Combat in {s.game.board.cell_names[c.cell]}",
             "text": f"{c.attack.damage_left} damage to assign", "rows": rows}
@@ -152,7 +152,7 @@ def _build(state: State, init_dice: Mapping[str, int], w: Words,
     ref = s.game.ref
 
     def mini(g: int, owner: bool = False) -> str:
-        return w.mini(ref(g), owner=owner)
+        return w.piece(ref(g), owner=owner)
 
     if c is None and s.pending:
         g, name = s.pending[0]
@@ -205,7 +205,7 @@ def _build(state: State, init_dice: Mapping[str, int], w: Words,
     elif c.step is Step.DEATHBLOW:
         n = c.attack.dice
         where = names[c.attack.cell] if c.attack.cell is not None else cell
-        text = (f"{who(p)}: deathblow in {where} ({w.minis(map(ref, c.attack.attackers))}): "
+        text = (f"{who(p)}: deathblow in {where} ({w.pieces(map(ref, c.attack.attackers))}): "
                 f"roll {n} attack dice, or decline")
     elif c.step is Step.REROLL:
         rolled = " ".join(A.face_str(f) for f in c.attack.roll)
@@ -216,14 +216,14 @@ def _build(state: State, init_dice: Mapping[str, int], w: Words,
     elif c.step is Step.BLADES:
         text = f"{who(p)}: {c.attack.blades_left} blade(s) to assign in {cell}"
     elif c.step is Step.DAMAGE:
-        enemies = w.minis((ref(g) for g in targets(s)), owner=True)
+        enemies = w.pieces((ref(g) for g in targets(s)), owner=True)
         text = f"{who(p)}: assign {c.attack.damage_left} damage in {cell} to {enemies}"
         detail["damage_left"] = c.attack.damage_left
         detail["targets"] = [{"mini": ref(g), "damage": s.damage[g],
                               "defense": stats.defense(s, g), "life": stats.life(s, g)}
                              for g in targets(s)]
     elif c.step is Step.OUTCOME:
-        them = w.minis((ref(g) for g in c.pending_outcome), owner=True)
+        them = w.pieces((ref(g) for g in c.pending_outcome), owner=True)
         text = f"{who(p)}: {them} can be disrupted or destroyed: choose"
     else:  # PLACE
         g = next(g for g, placer in c.to_place if placer == p)

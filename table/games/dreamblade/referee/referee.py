@@ -19,7 +19,6 @@ from table.device import DeviceEvent
 from table.errors import CommandRefused
 from table.observation import Observation, ObservedBase
 from table.quoting import quote
-from table.randomness import FaceError, read_faces
 from table.stickers import Stickers
 from table.system import (
     Explanation,
@@ -31,12 +30,12 @@ from table.system import (
     RulesEvent,
     Table,
     check_player,
+    typed_roll,
 )
 
 from .. import actions as A
-from .. import dice
+from .. import dice, engine
 from ..combat import legal_attacks
-from ..engine import apply, legal_actions, new_state
 from ..errors import RulesError
 from ..game import Game
 from ..notation import parse_action, parse_face
@@ -62,6 +61,7 @@ class DreambladeReferee(Referee):
     correction_fields: ClassVar[tuple[str, ...]] = ("mini", "to", "damage")
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType(
         {"ready": "ready", "strike": "strike", "undo": "undo"})
+    engine = engine
 
     def __init__(self, game: Game, names: Mapping[str, str], stickers: Stickers) -> None:
         self.game = game
@@ -81,22 +81,16 @@ class DreambladeReferee(Referee):
 
     # -- the rules ----------------------------------------------------------------------
     def new_state(self) -> State:
-        return new_state(self.game)
-
-    def apply(self, state: State, action: A.Action) -> tuple[State, Sequence[RulesEvent]]:
-        return apply(state, action)
+        return engine.new_state(self.game)
 
     def parse_action(self, text: str) -> A.Action:
         return parse_action(text)
-
-    def state_dict(self, state: State) -> dict[str, Any]:
-        return state.to_dict()
 
     def legal_actions(self, state: State) -> list[A.Action]:
         c = state.combat
         if state.phase is Phase.INITIATIVE or (c is not None and c.step is Step.ROLL):
             return []  # the dice decide (``chance``), not a player
-        return legal_actions(state)
+        return engine.legal_actions(state)
 
     def is_over(self, state: State) -> bool:
         return state.is_over()
@@ -121,7 +115,7 @@ class DreambladeReferee(Referee):
     def _asked(self, g: int, cells: tuple[str, ...], to: str) -> str:
         """The move the players are asked for: from where it stood when that is one
         cell; only where it goes after two moves (it may stand in either)."""
-        mini = self.words.mini(self.game.ref(g), owner=True)
+        mini = self.words.piece(self.game.ref(g), owner=True)
         if not cells:
             return f"put {mini} on {to}"
         return f"move {mini} from {cells[0]} to {to}" if len(cells) == 1 else \
@@ -199,16 +193,7 @@ class DreambladeReferee(Referee):
         """One six-sided die (``die``: 1-6), or ``faces`` as the dice card sends them
         (one die for initiative, one or two for a Wail)."""
         player = check_player(cmd.get("player"))
-        if "faces" in cmd:
-            try:
-                rolled = [int(f.code) for f in read_faces(dice.SIX_SIDED, cmd["faces"], 2)]
-            except FaceError as e:
-                raise CommandRefused(str(e)) from None
-        else:
-            die = cmd.get("die")
-            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-                raise CommandRefused("die: the initiative die, 1 to 6")
-            rolled = [die]
+        rolled = [int(f.code) for f in typed_roll(dice.SIX_SIDED, cmd, 2, "the initiative die")]
         c = t.state.combat
         if c is not None and c.step is Step.WAIL:  # the same six-sided die, for a Wail
             for die in rolled:

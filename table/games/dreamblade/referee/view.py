@@ -76,7 +76,7 @@ def board(state: State, words: Words, lingering: dict[int, str],
             states.append("to be moved here")
         zone = s.zone[m.gid].value
         pieces.append(Piece(
-            m.ref, m.player, words.mini(m.ref),
+            m.ref, m.player, words.piece(m.ref),
             region=names[c] if c >= 0 else None,
             zone=zone if c < 0 and zone in ("reserves", "graveyard") else None,
             badge=s.damage[m.gid] or None,

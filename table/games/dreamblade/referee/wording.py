@@ -8,47 +8,22 @@ Thug 2"), so two copies are never confused on screen.
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from table.games.dreamblade import actions as A
-from table.games.dreamblade.game import Game
-from table.games.dreamblade.notation import NotationError, parse_action
+from table.wording import Names
 
-_REF = re.compile(r"\bp[12]#\d+\b")
-_REF_NAMED = re.compile(r"\b(p[12]#\d+) \(([^()]+)\)")
-_PLAYER = re.compile(r"\bp[12]\b(?!#)")
+from .. import actions as A
+from ..board import PLAYERS
+from ..game import Game
+from ..notation import NotationError, parse_action
 
 
-class Words:
+class Words(Names):
     def __init__(self, game: Game, names: Mapping[str, str]) -> None:
+        super().__init__(names, {p: [m.d.name for m in game.minis if m.player == p]
+                                 for p in PLAYERS})
         self.game = game
-        self.names = dict(names)
-        copies = Counter((m.player, m.d.name) for m in game.minis)
-        seen: Counter = Counter()
-        self.label: dict[str, str] = {}  # ref -> the name people read
-        for m in game.minis:
-            key = (m.player, m.d.name)
-            seen[key] += 1
-            self.label[m.ref] = m.d.name if copies[key] == 1 else f"{m.d.name} {seen[key]}"
-
-    def player(self, p: str | None) -> str:
-        return self.names.get(p or "", p or "someone")
-
-    def mini(self, ref: str, *, owner: bool = False) -> str:
-        """A miniature's name; with ``owner``, whose it is ("Bob's Twilight Scout")."""
-        name = self.label.get(ref, ref)
-        if owner and ref in self.label and ref[:2] in self.names:
-            return f"{self.names[ref[:2]]}'s {name}"
-        return name
-
-    def minis(self, refs: Iterable[str], *, owner: bool = False) -> str:
-        names = [self.mini(r, owner=owner) for r in refs]
-        if len(names) <= 1:
-            return "".join(names)
-        return ", ".join(names[:-1]) + " and " + names[-1]
 
     def action(self, a: A.Action | str, cost: int | None = None) -> str:
         """One action as a sentence; the notation itself if it cannot be read. A spawn
@@ -59,7 +34,7 @@ class Words:
             except NotationError:
                 return a
         who = self.player(getattr(a, "player", None))
-        m, t = self.mini, (lambda r: self.mini(r, owner=True))
+        m, t = self.piece, (lambda r: self.piece(r, owner=True))
         match a:
             case A.Initiative():
                 return (f"initiative: {self.player('p1')} {a.p1}, "
@@ -75,7 +50,7 @@ class Words:
                 moves = ", ".join(f"{m(x)} to {c}" for x, c in a.moves) or "no moves"
                 return f"{who}: shift ({moves})"
             case A.Attack():
-                return f"{who}: attack in {a.cell} with {self.minis(a.attackers)}"
+                return f"{who}: attack in {a.cell} with {self.pieces(a.attackers)}"
             case A.Roll():
                 return f"{who}: rolled {' '.join(map(A.face_str, a.faces))}"
             case A.Reroll():
@@ -103,20 +78,6 @@ class Words:
             case A.Combat():
                 return f"{who}: a whole combat in {a.cell} ({a})"
         return str(a)
-
-    def humanize(self, text: str) -> str:
-        """Ids in a sentence written for the log or the rules (a refusal, a warning, a
-        desync line) replaced by names: "p1#3" by "Ann's Iron Thug", "p2" by "Bob"."""
-        text = _REF_NAMED.sub(self._named, text)
-        text = _REF.sub(lambda m: self.mini(m.group(0), owner=True), text)
-        return _PLAYER.sub(lambda m: self.player(m.group(0)), text)
-
-    def _named(self, m: re.Match[str]) -> str:
-        """"p1#15 (Noble Dragon)", as the rules write it, is one name, not two."""
-        g = self.game.by_ref.get(m.group(1))
-        if g is not None and self.game.minis[g].d.name == m.group(2):
-            return self.mini(m.group(1), owner=True)
-        return m.group(0)
 
     def entry(self, entry: dict[str, Any]) -> dict[str, Any]:
         """A log entry with ``text``: what it says to a person (empty for entries nobody
@@ -154,7 +115,7 @@ class Words:
 
     def correction(self, body: dict[str, Any]) -> str:
         mini = body.get("mini")
-        name = self.mini(mini, owner=True) if isinstance(mini, str) else "?"
+        name = self.piece(mini, owner=True) if isinstance(mini, str) else "?"
         dmg = f" with {body['damage']} damage" if body.get("damage") is not None else ""
         return f"{name} to {body.get('to')}{dmg}"
 

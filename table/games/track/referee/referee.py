@@ -14,7 +14,6 @@ from table.device import DeviceEvent
 from table.errors import ActionRefused, CommandRefused
 from table.observation import Observation
 from table.quoting import quote
-from table.randomness import FaceError, read_faces
 from table.stickers import Stickers
 from table.system import (
     Command,
@@ -27,6 +26,7 @@ from table.system import (
     Referee,
     Table,
     check_player,
+    typed_roll,
 )
 
 from .. import engine
@@ -43,6 +43,7 @@ from .wording import Words
 class TrackReferee(Referee):
     correction_fields: ClassVar[tuple[str, ...]] = ("pawn", "to")
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({"undo": "undo"})
+    engine = engine
 
     def __init__(self, pawns: Mapping[str, int], names: Mapping[str, str],
                  stickers: Stickers) -> None:
@@ -55,14 +56,8 @@ class TrackReferee(Referee):
     def new_state(self) -> State:
         return engine.new_state(self.pawns)
 
-    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        return engine.apply(state, action)
-
     def parse_action(self, text: str) -> Action:
         return parse(text)
-
-    def state_dict(self, state: State) -> dict[str, Any]:
-        return state.to_dict()
 
     def legal_actions(self, state: State) -> list[Action]:
         # Before a roll the die decides (``chance``); the players choose only a move.
@@ -70,9 +65,6 @@ class TrackReferee(Referee):
 
     def is_over(self, state: State) -> bool:
         return state.winner is not None
-
-    def chance(self, state: State, rng: random.Random) -> Action | None:
-        return engine.chance(state, rng)
 
     def autoplay(self, state: State, rng: random.Random) -> Intent | None:
         return next_intent(state, rng)
@@ -91,16 +83,7 @@ class TrackReferee(Referee):
         """``{"do": "die", "player": "p1", "die": 4}``, or ``"faces": ["4"]`` as a
         screen's dice card sends it."""
         player = check_player(cmd.get("player"))
-        if "faces" in cmd:
-            try:
-                die = int(read_faces(D6, cmd["faces"], 1)[0].code)
-            except FaceError as e:
-                raise CommandRefused(str(e)) from None
-        else:
-            die = cmd.get("die")
-            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-                raise CommandRefused("die: 1 to 6")
-        t.play(RollDie(player, die), source, out)
+        t.play(RollDie(player, int(typed_roll(D6, cmd, 1)[0].code)), source, out)
         t.after_change(out)
 
     def device(self, t: Table, ev: DeviceEvent, out: Out) -> None:

@@ -86,7 +86,7 @@ def prompt_for(ref: Context, state: State) -> Prompt:
 def _with_sticker(ref: Context, unit: str) -> str:
     """A creature's name, and for a summoned minion the printed sticker the camera knows
     it by (the spare stickers after the warband's: a player picks one from the sheet)."""
-    name = ref.words.unit(unit)
+    name = ref.words.piece(unit)
     if int(unit.split("#")[1]) < len(ref.game.warbands[unit[:2]]):
         return name
     sticker = ref.stickers.sticker_of(unit)
@@ -104,7 +104,7 @@ def _prompt(ref: Context, state: State) -> Prompt:
     if state.phase == DEPLOY:
         p = state.active
         rows = sorted({h.row + 1 for h in ref.game.battlefield.deployment[p]})
-        return Prompt("deploy", p, f"{w.player(p)}: put your hero {w.unit(p + '#0')} on a "
+        return Prompt("deploy", p, f"{w.player(p)}: put your hero {w.piece(p + '#0')} on a "
                       f"hex of your deployment zone (rows {rows[0]}-{rows[-1]})",
                       tuple(map(str, legal)), choices=_choices(ref, legal))
     at = state.attack
@@ -126,7 +126,7 @@ def _attack_prompt(ref: Context, state: State, legal: list[Any]) -> Prompt:
     w = ref.words
     at = state.attack
     assert at is not None
-    title = f"{w.unit(at.attacker)} attacks {w.owned(at.defender)}" + (
+    title = f"{w.piece(at.attacker)} attacks {w.piece(at.defender, owner=True)}" + (
         " (counterblow)" if at.counter else "") + (" — magic" if at.magic else "")
     dice = ref.dice_needed(state)
     if dice:
@@ -151,19 +151,19 @@ def _attack_prompt(ref: Context, state: State, legal: list[Any]) -> Prompt:
                       proposal=str(Pass(at.to_act)), proposal_label="Pass",
                       detail=detail)
     if at.step == PUSH:
-        return Prompt("push", at.to_act, f"{title}: {who} pushes {w.unit(at.defender)} "
+        return Prompt("push", at.to_act, f"{title}: {who} pushes {w.piece(at.defender)} "
                       f"({at.damage} damage so far) to a free hex beside it: move the "
                       "miniature, or pick the hex", tuple(map(str, legal)),
                       choices=_choices(ref, [a for a in legal if isinstance(a, Push)]),
                       detail=detail)
     if at.step == ADVANCE:
         return Prompt("advance", at.to_act, f"{title}: {who} may advance "
-                      f"{w.unit(at.attacker)} into {at.origin}, or stay",
+                      f"{w.piece(at.attacker)} into {at.origin}, or stay",
                       tuple(map(str, legal)), choices=_choices(ref, legal),
                       detail=detail)
     if at.step == COUNTER:
-        return Prompt("counterblow", at.to_act, f"{w.unit(at.defender)} may strike back at "
-                      f"{w.unit(at.attacker)}: {who}, counterblow or pass",
+        return Prompt("counterblow", at.to_act, f"{w.piece(at.defender)} may strike back at "
+                      f"{w.piece(at.attacker)}: {who}, counterblow or pass",
                       tuple(map(str, legal)), choices=_choices(ref, legal), detail=detail)
     return Prompt(at.step, at.to_act, title, tuple(map(str, legal)),
                   choices=_choices(ref, legal), detail=detail)

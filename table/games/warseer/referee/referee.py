@@ -38,6 +38,7 @@ from .wording import Words
 
 class WarseerReferee(Referee):
     correction_fields: ClassVar[tuple[str, ...]] = ("unit", "to")
+    engine = engine
 
     def __init__(self, game: Game, names: Mapping[str, str], stickers: Stickers) -> None:
         self.game = game
@@ -51,23 +52,11 @@ class WarseerReferee(Referee):
     def new_state(self) -> State:
         return engine.new_state(self.game)
 
-    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        return engine.apply(state, action)
-
     def parse_action(self, text: str) -> Action:
         return parse(text)
 
-    def state_dict(self, state: State) -> dict[str, Any]:
-        return state.to_dict()
-
-    def legal_actions(self, state: State) -> list[Action]:
-        return engine.legal_actions(state)
-
     def is_over(self, state: State) -> bool:
         return state.phase == OVER
-
-    def chance(self, state: State, rng: random.Random) -> Roll | None:
-        return engine.chance(state, rng)
 
     def autoplay(self, state: State, rng: random.Random) -> Intent | None:
         return next_intent(self, state, rng)
@@ -184,7 +173,7 @@ class WarseerReferee(Referee):
         resumed or replayed game summoned before (replays do not call ``played``)."""
         for ref, u in state.units.items():
             if ref not in self.words.label:
-                self.words.minion(ref, u.name)
+                self.words.join(ref, u.name)
 
     def played(self, before: State, after: State, action: Any, source: str = "") -> None:
         self._name_minions(after)
@@ -242,6 +231,6 @@ class WarseerReferee(Referee):
         if not self.game.battlefield.standable(h):
             raise CommandRefused(f"to: no creature can stand in {h}")
         if new.occupied().get(h, ref) != ref:
-            raise CommandRefused(f"to: {h} is taken by {self.words.unit(new.occupied()[h])}")
+            raise CommandRefused(f"to: {h} is taken by {self.words.piece(new.occupied()[h])}")
         u.place, u.hex = FIELD, h
         return new

@@ -24,7 +24,7 @@ def _regions(ref: Context, state: State) -> tuple[Region, ...]:
         for r, what in ((at.attacker, "attacks"), (at.defender, "is attacked")):
             u = state.units[r]
             if u.hex is not None:
-                alert[str(u.hex)] = Alert("⚔", f"{ref.words.unit(r)} {what}")
+                alert[str(u.hex)] = Alert("⚔", f"{ref.words.piece(r)} {what}")
     out = []
     for r in bf.regions():
         h = bf.hex_named(r["name"])
@@ -64,7 +64,7 @@ def _pieces(ref: Context, state: State) -> tuple[Piece, ...]:
         else:
             continue  # an eliminated minion: gone
         states = tuple(s for s, on in (("moved", u.moved), ("attacked", u.attacked)) if on)
-        out.append(Piece(r, u.player, ref.words.unit(r), badge=u.wounds or None,
+        out.append(Piece(r, u.player, ref.words.piece(r), badge=u.wounds or None,
                          details=_details(ref, state, r), states=states,
                          note=f"{u.wounds}/{ref.game.catalog.creature(u.name).health}",
                          **where))

@@ -5,53 +5,24 @@ Summoned minions are named by their kind and a number ("Wisp 2")."""
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from table.errors import NotationError
+from table.wording import Names
 
 from .. import actions as A
 from ..game import Game
 
-_REF = re.compile(r"\bp[12]#\d+\b")
-_PLAYER = re.compile(r"\bp[12]\b(?!#)")
 
+class Words(Names):
+    """Summoned minions are named by their kind and a number (``Names.join``); an enemy
+    creature is named with its owner ("Bob's Wisp 1": both sides' minions are numbered
+    from 1)."""
 
-class Words:
     def __init__(self, game: Game, names: Mapping[str, str]) -> None:
+        super().__init__(names, game.warbands)
         self.game = game
-        self.names = dict(names)
-        self.label: dict[str, str] = {}  # ref -> the name people read
-        for p, band in game.warbands.items():
-            copies = Counter(band)
-            seen: Counter[str] = Counter()
-            for i, name in enumerate(band):
-                seen[name] += 1
-                self.label[f"{p}#{i}"] = name if copies[name] == 1 else f"{name} {seen[name]}"
-
-    def minion(self, ref: str, name: str) -> None:
-        """A minion summoned in play gets a name people read ("Wisp 2")."""
-        if ref not in self.label:
-            n = 1 + sum(1 for r, lab in self.label.items()
-                        if r[:2] == ref[:2] and lab.startswith(name))
-            self.label[ref] = f"{name} {n}"
-
-    def player(self, p: str | None) -> str:
-        return self.names.get(p or "", p or "someone")
-
-    def unit(self, ref: str) -> str:
-        return self.label.get(ref, ref)
-
-    def owned(self, ref: str) -> str:
-        """An enemy creature with its owner ("Bob's Wisp 1"): both sides' minions are
-        numbered from 1."""
-        return f"{self.player(ref[:2])}'s {self.unit(ref)}"
-
-    def units(self, refs: Iterable[str]) -> str:
-        names = [self.unit(r) for r in refs]
-        return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
     def card(self, code: str) -> str:
         c = self.game.catalog.cards.get(code) or self.game.catalog.feats.get(code)
@@ -64,7 +35,7 @@ class Words:
             except NotationError:
                 return a
         who = self.player(a.player)
-        u = self.unit
+        u = self.piece
         match a:
             case A.Deploy():
                 return f"{who}: {u(a.unit)} deploys on {a.hex}"
@@ -73,7 +44,7 @@ class Words:
             case A.Move():
                 return f"{who}: {u(a.unit)} moves to {a.hex}"
             case A.Declare():
-                return f"{who}: {u(a.attacker)} attacks {self.owned(a.defender)}"
+                return f"{who}: {u(a.attacker)} attacks {self.piece(a.defender, owner=True)}"
             case A.Roll():
                 return f"{who} rolled {' '.join(self.face(f) for f in a.faces)}"
             case A.Modify():
@@ -93,7 +64,7 @@ class Words:
                 if a.target:
                     tgt = " on " + (a.target if "#" not in a.target
                                     else u(a.target) if a.target[:2] == a.player
-                                    else self.owned(a.target))
+                                    else self.piece(a.target, owner=True))
                 return f"{who} plays {self.card(a.card)}{tgt}"
             case A.Use():
                 return f"{who}: {self.card(a.building)} gives {u(a.unit)} its bonus"
@@ -114,7 +85,7 @@ class Words:
                     return f.label
         return code
 
-    def humanize(self, text: str) -> str:
+    def humanize(self, text: str, *, owner: bool = False) -> str:
         """Refs and players in names; a refusal that starts with the action in notation
         ("p1 attack p1#1 p2#0: ...") starts with it in words."""
         head, sep, rest = text.partition(": ")
@@ -123,8 +94,7 @@ class Words:
                 text = self.action(A.parse(head)) + sep + rest
             except NotationError:
                 pass
-        text = _REF.sub(lambda m: self.unit(m.group(0)), text)
-        return _PLAYER.sub(lambda m: self.player(m.group(0)), text)
+        return super().humanize(text, owner=owner)
 
     def entry(self, entry: dict[str, Any]) -> dict[str, Any]:
         out = dict(entry)
@@ -135,10 +105,10 @@ class Words:
     def correction(self, body: dict[str, Any]) -> str:
         to = body.get("to")
         where = "off the battlefield" if to == "off" else f"on {to}"
-        return f"{self.unit(str(body.get('unit')))} put {where}"
+        return f"{self.piece(str(body.get('unit')))} put {where}"
 
     def event(self, e: Mapping[str, Any]) -> str | None:
-        k, u = e.get("kind"), self.unit
+        k, u = e.get("kind"), self.piece
         match k:
             case "damaged":
                 return f"{u(e['unit'])} takes {e['wounds']} wound(s)" + (

@@ -1,0 +1,80 @@
+"""Players and pieces as people read them, for every game.
+
+The notation (``p1 move p1#3 c4``) is the machine's language: logs, the API, typed
+actions. Everything shown to a person names players by their names ("Ann") and pieces
+by theirs: a player's second copy of a piece is numbered ("Iron Thug 2"), so two copies
+are never confused on screen. ``Names`` holds that once; each game's ``Words`` builds on
+it with the sentences of its own actions and events.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+_REF = re.compile(r"\bp[12]#\d+\b")
+_REF_NAMED = re.compile(r"\b(p[12]#\d+) \(([^()]+)\)")
+_PLAYER = re.compile(r"\bp[12]\b(?!#)")
+
+
+def listing(names: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class Names:
+    """The names people read: ``names`` by player (``p1`` -> "Ann"), and each piece
+    of ``forces`` (the pieces' names per player, in force order: index ``i`` of p1's is
+    ``p1#i``) by its name, numbered where the player has more than one of it."""
+
+    def __init__(self, names: Mapping[str, str], forces: Mapping[str, Sequence[str]]) -> None:
+        self.names = dict(names)
+        self.label: dict[str, str] = {}  # ref -> the name people read
+        self.kind: dict[str, str] = {}  # ref -> the piece's own name, unnumbered
+        for p, force in forces.items():
+            copies = Counter(force)
+            seen: Counter[str] = Counter()
+            for i, name in enumerate(force):
+                seen[name] += 1
+                ref = f"{p}#{i}"
+                self.kind[ref] = name
+                self.label[ref] = name if copies[name] == 1 else f"{name} {seen[name]}"
+
+    def join(self, ref: str, name: str) -> None:
+        """A piece that joins during play (a summoned minion) gets a name people read,
+        numbered after the player's others of its kind ("Wisp 2")."""
+        if ref not in self.label:
+            n = 1 + sum(1 for r, lab in self.label.items()
+                        if r[:2] == ref[:2] and lab.startswith(name))
+            self.kind[ref] = name
+            self.label[ref] = f"{name} {n}"
+
+    def player(self, p: str | None) -> str:
+        return self.names.get(p or "", p or "someone")
+
+    def piece(self, ref: str, *, owner: bool = False) -> str:
+        """A piece's name; with ``owner``, whose it is ("Bob's Twilight Scout")."""
+        name = self.label.get(ref, ref)
+        if owner and ref in self.label and ref[:2] in self.names:
+            return f"{self.names[ref[:2]]}'s {name}"
+        return name
+
+    def pieces(self, refs: Iterable[str], *, owner: bool = False) -> str:
+        return listing([self.piece(r, owner=owner) for r in refs])
+
+    def humanize(self, text: str, *, owner: bool = True) -> str:
+        """Ids in a sentence written for the log or the rules (a refusal, a warning, a
+        desync line) replaced by names: "p1#3" by "Ann's Iron Thug" (by "Iron Thug"
+        without ``owner``), "p2" by "Bob". "p1#15 (Noble Dragon)", as rules may write a
+        piece, is one name, not two."""
+        text = _REF_NAMED.sub(lambda m: self._named(m, owner), text)
+        text = _REF.sub(lambda m: self.piece(m.group(0), owner=owner), text)
+        return _PLAYER.sub(lambda m: self.player(m.group(0)), text)
+
+    def _named(self, m: re.Match[str], owner: bool) -> str:
+        if self.kind.get(m.group(1)) == m.group(2):
+            return self.piece(m.group(1), owner=owner)
+        return m.group(0)

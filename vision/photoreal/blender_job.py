@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import bpy  # type: ignore[import-not-found]
+from mathutils import Matrix  # type: ignore[import-not-found]
 
 
 def _clear() -> None:
@@ -177,8 +178,6 @@ def _primitive(part: dict[str, Any], mat: Any) -> Any:
 
 
 def _camera(spec: dict[str, Any]) -> None:
-    from mathutils import Matrix  # type: ignore[import-not-found]
-
     cam = bpy.data.cameras.new("camera")
     cam.lens = spec["lens_mm"]
     cam.sensor_width = spec["sensor_mm"]
@@ -191,8 +190,6 @@ def _camera(spec: dict[str, Any]) -> None:
 
 
 def _light(spec: dict[str, Any]) -> None:
-    from mathutils import Matrix
-
     light = bpy.data.lights.new("light", spec["kind"])
     light.energy = spec["power"]
     light.color = spec["color"]

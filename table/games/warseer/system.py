@@ -16,6 +16,7 @@ from .catalog import CATALOG_FORMAT, Catalog, CatalogError, read_dice
 from .game import Game, check_warband
 from .layout import battlefield_layout
 from .referee import WarseerReferee
+from .scenario import run
 
 FORCE_FORMAT = "warseer-warband/1"
 
@@ -84,8 +85,6 @@ class Warseer(GameSystem):
                        "Forest Archer"]}
 
     def run_scenario(self, data: dict[str, Any], catalog: Any | None = None) -> dict[str, Any]:
-        from .scenario import run
-
         return run(data, self.the_catalog())
 
     def force_from_file(self, data: object) -> list[str]:

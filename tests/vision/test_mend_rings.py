@@ -1,5 +1,5 @@
-"""A pale sticker's ring, broken into arcs by the base tests, is joined again (issue
-#17): on rendered 720p frames without figures, an overexposed frame or a tinted cell
+"""A pale sticker's ring, broken into arcs by the base tests, is joined again: on
+rendered 720p frames without figures, an overexposed frame or a tinted cell
 left only arcs of some rings in the foreground, which made no disc, and the base was
 lost (one in 150)."""
 

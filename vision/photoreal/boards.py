@@ -1,4 +1,4 @@
-"""Boards the project did not print, for the empty-board calibration's tests (#17): a
+"""Boards the project did not print, for the empty-board calibration's tests: a
 wooden board with burnt-in lines where the layout's regions run, a hex map whose hexes
 are coloured by terrain, and a dark battle mat. Their markers are printed on white
 labels stuck to them (``markers=False``: none drawn, as for a thick board whose markers

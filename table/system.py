@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Protocol
 
-from table.errors import ActionRefused, CommandRefused, ScenarioError, SetupRefused
+from table.errors import ActionRefused, CatalogError, CommandRefused, ScenarioError, SetupRefused
 from table.observation import Observation
 from table.quoting import quote
 from table.randomness import Die, Face, FaceError, read_faces
@@ -344,6 +344,17 @@ class Referee(ABC):
         """What a screen draws: the map, the pieces, the score."""
 
 
+@dataclass(frozen=True)
+class CatalogImport:
+    """What a spreadsheet import made of a file: the ``document`` to keep in the user's
+    catalog folder (None: nothing worth keeping), the ``report`` to tell the person a
+    line each, and whether the import succeeded (``ok``)."""
+
+    document: dict[str, Any] | None
+    report: tuple[str, ...]
+    ok: bool = True
+
+
 class GameSystem(ABC):
     """A game the table can referee, found by ``name`` in the registry."""
 
@@ -371,6 +382,35 @@ class GameSystem(ABC):
     def catalog(self) -> list[dict[str, Any]]:
         """What a setup can field, for a setup page: each piece's ``name`` and what a
         player choosing needs (``cost``, ``kind``), cheapest first."""
+
+    def user_folder(self) -> str:
+        """This game's folder under the user's catalog folder, where its imports are
+        written and its user files read ("" for the catalog folder itself)."""
+        return self.name
+
+    def import_catalog(self, text: str, source: str) -> CatalogImport:
+        """A spreadsheet (CSV ``text``, from the file named ``source``) of the game's
+        pieces, as a document ``use_user_catalog`` takes; ``CatalogError`` naming the
+        row and the field when the whole file is refused."""
+        raise CatalogError(f"{self.title} imports no spreadsheets")
+
+    def describe_catalog(self) -> tuple[dict[str, Any], list[str]]:
+        """The catalog as a listing: a JSON document and one line a piece for a person."""
+        pieces = self.catalog()
+        return ({"pieces": pieces},
+                [f"{p.get('cost', ''):>2} {p['name']:<24} {p.get('kind', '')}" for p in pieces])
+
+    def check_force(self, data: object) -> str:
+        """A force file checked (``force_from_file``), said in a line ("valid warband
+        ..."); ``SetupRefused`` naming the problem."""
+        names = self.force_from_file(data)
+        return f"valid {self.force_word}: {len(names)} {self.piece_word}s"
+
+    def narrated_game(self, seed: int) -> Iterator[str]:
+        """A whole game played by the engine alone with fair randomness, narrated a line
+        at a time ("TURN n" starts each turn): ``tablesight rules demo``."""
+        raise NotImplementedError(f"{self.title} has no narrated rules demo; "
+                                  f"tablesight demo --game {self.name} plays it live")
 
     def use_user_catalog(self, documents: Sequence[tuple[str, object]]) -> None:
         """The user's own files for this game (its folder of the user's catalog: cards,

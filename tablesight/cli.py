@@ -6,8 +6,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
+
+from table import registry
 
 from .usage import MAX_MESSAGE, UsageError, read_json
 
@@ -17,8 +20,11 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
     from table import scenarios as scenario
 
     data = read_json(args.scenario)
+    if args.catalog:
+        game = data.get("game") if isinstance(data, dict) else None
+        _with_files(_system(game if isinstance(game, str) else None), args.catalog)
     try:
-        out = scenario.run(data, _catalog(args))
+        out = scenario.run(data)
     except scenario.ScenarioError as exc:
         raise UsageError(f"{args.scenario}: {exc}") from None
     if not args.events:
@@ -34,105 +40,78 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _catalog(args: argparse.Namespace):  # -> Catalog
-    from table.games.dreamblade import Catalog, CatalogError
+def _system(name: str | None):  # -> GameSystem
+    """An installed game by name (the default game when None); ``UsageError`` listing
+    the installed ones otherwise."""
+    try:
+        return registry.get(name or registry.DEFAULT)
+    except registry.UnknownGame as e:
+        raise UsageError(str(e)) from None
 
-    from .paths import user_catalog_files
 
-    cat = Catalog.builtin()
-    files = list(user_catalog_files())
-    files += [Path(p) for p in getattr(args, "catalog", None) or []]
-    for f in files:
-        try:
-            for m in Catalog.from_file(f):
-                cat.add(m)
-        except CatalogError as exc:
-            raise UsageError(str(exc)) from None
-    return cat
+def _with_files(system, files: Sequence[str] | None) -> None:
+    """Hand ``system`` its user files and the ``--catalog`` files named on the command
+    line, after them (later files add to and correct earlier ones)."""
+    if not files:
+        return
+    use_user_catalog(system, [(Path(f).name, read_json(f)) for f in files])
 
 
 # -- catalog and warbands ------------------------------------------------------------
 def cmd_catalog_list(args: argparse.Namespace) -> int:
-    cat = _catalog(args)
+    system = _system(args.game)
+    _with_files(system, args.catalog)
+    document, lines = system.describe_catalog()
     if args.json:
-        json.dump({"miniatures": [m.to_dict() for m in cat]}, sys.stdout, indent=2)
+        json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    for m in sorted(cat, key=lambda m: (m.cost, m.name)):
-        stats = (f"{m.power} {m.defense}/{m.life}" if m.is_creature else "location")
-        aspects = "+".join(a.value for a in m.aspects)
-        abil = "; ".join(str(a) for a in m.abilities)
-        print(f"{m.cost:>2} {aspects:<16} {m.name:<24} {stats:<9} {abil}")
+    for line in lines:
+        print(line)
     return 0
 
 
 def cmd_catalog_import(args: argparse.Namespace) -> int:
-    from table.games.dreamblade.dreamcatcher import import_csv
+    from table.errors import CatalogError
 
-    from .paths import user_catalog_dir
+    from .paths import game_catalog_dir
 
+    system = _system(args.game)
     try:
         text = Path(args.csv).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {args.csv}: {exc}") from None
-    if args.game == "warseer":
-        return _import_warseer_creatures(args, text)
-    report = import_csv(text)
-    out = Path(args.out) if args.out else user_catalog_dir() / f"{Path(args.csv).stem}.json"
-    if report.minis:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps({"format": "tablesight-dreamblade-catalog/1",
-                                   "source": f"imported from {Path(args.csv).name}",
-                                   "miniatures": [m.to_dict() for m in report.minis]},
-                                  indent=1) + "\n", encoding="utf-8")
-    print(f"read {report.rows} rows: {len(report.minis)} miniatures imported, "
-          f"{len(report.problems)} rows skipped")
-    for p in report.problems:
-        print(f"  row {p.row}: {p.name or '(no name)'}: {p.reason}")
-    if report.minis:
-        print(f"wrote {out}")
-    return 0 if report.minis or not report.rows else 1
-
-
-def _import_warseer_creatures(args: argparse.Namespace, text: str) -> int:
-    """Warseer creatures from a spreadsheet (``docs/rules/warseer-catalog.md``): every row
-    checked, the file written only when all are good."""
-    from table.games.warseer.catalog import CATALOG_FORMAT, CatalogError, creatures_from_csv
-
-    from .paths import game_catalog_dir
-
     try:
-        creatures = creatures_from_csv(text)
+        made = system.import_catalog(text, Path(args.csv).name)
     except CatalogError as exc:
         raise UsageError(f"{args.csv}: {exc}") from None
-    out = Path(args.out) if args.out else \
-        game_catalog_dir("warseer") / f"{Path(args.csv).stem}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"format": CATALOG_FORMAT, "creatures": creatures}, indent=1)
-                   + "\n", encoding="utf-8")
-    print(f"read {len(creatures)} creatures; wrote {out}")
-    return 0
+    for line in made.report:
+        print(line)
+    if made.document is not None:
+        out = Path(args.out) if args.out else \
+            game_catalog_dir(system.user_folder()) / f"{Path(args.csv).stem}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(made.document, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {out}")
+    return 0 if made.ok else 1
 
 
 def cmd_warband_check(args: argparse.Namespace) -> int:
-    from table.games.dreamblade import CatalogError, SetupError
-    from table.games.dreamblade.warband import load_warband
+    from table.errors import SetupRefused
 
-    cat = _catalog(args)
+    system = _system(args.game)
+    _with_files(system, args.catalog)
     try:
-        wb = load_warband(read_json(args.file), cat)
-    except (CatalogError, SetupError) as exc:
-        print(f"{args.file}: invalid warband: {exc}", file=sys.stderr)
+        said = system.check_force(read_json(args.file))
+    except SetupRefused as exc:
+        print(f"{args.file}: invalid {system.force_word}: {exc}", file=sys.stderr)
         return 1
-    print(f"{args.file}: valid warband {wb.name!r}: {len(wb.names)} miniatures, "
-          f"total cost {wb.total_cost(cat)}")
+    print(f"{args.file}: {said}")
     return 0
 
 
 # -- bench and demo ------------------------------------------------------------------
 def cmd_bench_rules(args: argparse.Namespace) -> int:
-    from table import registry
-
     from .bench import bench_rules
 
     try:
@@ -235,8 +214,6 @@ def cmd_bench_web(args: argparse.Namespace) -> int:
 
 def cmd_games(args: argparse.Namespace) -> int:
     """The installed games (``tablesight.games`` entry points)."""
-    from table import registry
-
     games = registry.systems()
     if args.json:
         json.dump([g.describe() for g in games.values()], sys.stdout, indent=2)
@@ -248,16 +225,26 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import run_rules_demo
-
-    return run_rules_demo(seed=args.seed, delay=args.delay, out=sys.stdout)
+def cmd_rules_demo(args: argparse.Namespace) -> int:
+    """A whole game played by the engine alone, narrated; a pause before each turn."""
+    system = _system(args.game)
+    try:
+        lines = system.narrated_game(args.seed)
+        for line in lines:
+            if line.startswith("TURN ") and args.delay:
+                sys.stdout.flush()
+                time.sleep(args.delay)
+            print(line)
+    except NotImplementedError as exc:
+        raise UsageError(str(exc)) from None
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tablesight",
                                 description="A physical table assistant for miniatures games.")
     sub = p.add_subparsers(dest="command", required=True)
+    game_help = f"an installed game (tablesight games); default {registry.DEFAULT}"
 
     from .table_cli import add_parsers as add_table
 
@@ -273,7 +260,8 @@ def build_parser() -> argparse.ArgumentParser:
     rdemo.add_argument("--seed", type=int, default=7)
     rdemo.add_argument("--delay", type=float, default=0.0,
                        help="seconds to pause between turns (for watching)")
-    rdemo.set_defaults(func=cmd_demo)
+    rdemo.add_argument("--game", help=game_help)
+    rdemo.set_defaults(func=cmd_rules_demo)
     check = rules.add_parser("check", help="play a rules scenario and print the JSON result")
     check.add_argument("scenario")
     check.add_argument("--catalog", action="append", help="extra catalog JSON file(s)")
@@ -282,16 +270,17 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--expect", help="compare with an expected output; exit 1 on mismatch")
     check.set_defaults(func=cmd_rules_check)
 
-    catalog = sub.add_parser("catalog", help="miniature catalog").add_subparsers(
+    catalog = sub.add_parser("catalog", help="a game's catalog of pieces").add_subparsers(
         dest="catalog_command", required=True)
-    lst = catalog.add_parser("list", help="list every known miniature")
+    lst = catalog.add_parser("list", help="list every known piece of a game")
     lst.add_argument("--json", action="store_true")
-    lst.add_argument("--catalog", action="append")
+    lst.add_argument("--catalog", action="append", help="extra catalog JSON file(s)")
+    lst.add_argument("--game", help=game_help)
     lst.set_defaults(func=cmd_catalog_list)
-    imp = catalog.add_parser("import", help="import a Dreamcatcher spreadsheet (CSV), or "
-                             "Warseer creatures with --game warseer")
+    imp = catalog.add_parser("import", help="import a spreadsheet (CSV) of a game's pieces "
+                             "(docs/rules: each game's catalog format)")
     imp.add_argument("csv")
-    imp.add_argument("--game", choices=["dreamblade", "warseer"], default="dreamblade")
+    imp.add_argument("--game", help=game_help)
     imp.add_argument("--out", help="where to write the catalog JSON "
                                    "(default: the user catalog folder)")
     imp.set_defaults(func=cmd_catalog_import)
@@ -300,7 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
         dest="warband_command", required=True)
     wcheck = warband.add_parser("check", help="validate a warband file")
     wcheck.add_argument("file")
-    wcheck.add_argument("--catalog", action="append")
+    wcheck.add_argument("--catalog", action="append", help="extra catalog JSON file(s)")
+    wcheck.add_argument("--game", help=game_help)
     wcheck.set_defaults(func=cmd_warband_check)
 
     from .device_cli import add_parsers as add_device
@@ -348,18 +338,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def use_user_catalogs() -> None:
-    """Hand each installed game its own files from the user's catalog folder (for the
-    default game: its catalog files stay where they are and are read per command)."""
-    from table import registry
+    """Hand each installed game its own files from the user's catalog folder."""
+    for system in registry.systems().values():
+        use_user_catalog(system, [])
 
+
+def use_user_catalog(system, extra: Sequence[tuple[str, object]]) -> None:  # GameSystem
+    """``system``'s files from the user's catalog folder, then ``extra`` documents."""
     from .paths import game_catalog_files
 
-    for name, system in registry.systems().items():
-        docs = [(f.name, read_json(str(f))) for f in game_catalog_files(name)]
-        try:
-            system.use_user_catalog(docs)
-        except ValueError as exc:
-            raise UsageError(f"your {system.title} catalog: {exc}") from None
+    docs = [(f.name, read_json(str(f))) for f in game_catalog_files(system.user_folder())]
+    try:
+        system.use_user_catalog([*docs, *extra])
+    except ValueError as exc:
+        raise UsageError(f"your {system.title} catalog: {exc}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

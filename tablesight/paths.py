@@ -19,18 +19,13 @@ def user_catalog_dir() -> Path:
     return data_home() / "catalog"
 
 
-def user_catalog_files() -> Iterator[Path]:
-    folder = user_catalog_dir()
-    if folder.is_dir():
-        yield from sorted(folder.glob("*.json"))
+def game_catalog_dir(folder: str) -> Path:
+    """A game's own user files (``GameSystem.user_folder``: "" for the catalog folder
+    itself)."""
+    return user_catalog_dir() / folder
 
 
-def game_catalog_dir(game: str) -> Path:
-    """A game's own user files (cards, dice) beside the default game's catalog files."""
-    return user_catalog_dir() / game
-
-
-def game_catalog_files(game: str) -> Iterator[Path]:
-    folder = game_catalog_dir(game)
-    if folder.is_dir():
-        yield from sorted(folder.glob("*.json"))
+def game_catalog_files(folder: str) -> Iterator[Path]:
+    where = game_catalog_dir(folder)
+    if where.is_dir():
+        yield from sorted(where.glob("*.json"))

@@ -23,13 +23,6 @@ FORBIDDEN_IN_TABLE = {"cv2", "serial", "flask", "vision", "firmware_bridge", "we
                       "tablesight"}
 GAMES = ROOT / "table" / "games"
 
-# Commands of the composition root that still read one game's own files directly (its
-# catalog spreadsheet, its warband files, the narrated engine demo); each is to reach its
-# game through the seam like the rest.
-NOT_YET_BEHIND_THE_SEAM = {"tablesight/cli.py": {"dreamblade", "warseer"},
-                           "tablesight/demo.py": {"dreamblade"}}
-
-
 def _python_files(*tops: str) -> Iterator[Path]:
     for top in tops:
         yield from (ROOT / top).rglob("*.py")
@@ -92,9 +85,8 @@ def test_nothing_outside_a_game_imports_it():
     for f in _python_files(*TOPS):
         rel = f.relative_to(ROOT)
         own = _game_named(_module_of(f))
-        allowed = NOT_YET_BEHIND_THE_SEAM.get(rel.as_posix(), set())
         hits = sorted(m for m in _imports(f)
-                      if (g := _game_named(m)) is not None and g != own and g not in allowed)
+                      if (g := _game_named(m)) is not None and g != own)
         if hits:
             bad[str(rel)] = hits
     assert bad == {}

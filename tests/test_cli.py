@@ -75,3 +75,47 @@ def test_bench_rules_plays_any_installed_game_through_the_seam(track_installed) 
     out = bench_rules(games=50, checks=2000, game="track")
     assert out["game"] == "track" and out["games_capped"] == 0
     assert out["median_actions_per_game"] > 4 and out["action_checks_timed"] > 50
+
+
+def test_catalog_and_warband_commands_reach_any_game_by_name(tmp_path):
+    """``--game`` picks the game through the registry; every game answers for itself."""
+    env = {"TABLESIGHT_HOME": str(tmp_path)}
+    listing = run("catalog", "list", "--game", "warseer", "--json", env=env)
+    assert listing.returncode == 0, listing.stderr
+    names = [p["name"] for p in json.loads(listing.stdout)["pieces"]]
+    assert "Diodor" in names and "Kaitlynn" in names
+    band = tmp_path / "band.json"
+    band.write_text(json.dumps({"format": "warseer-warband/1", "hero": "Diodor",
+                                "characters": ["Forest Archer", "Order Squire"]}))
+    r = run("warband", "check", "--game", "warseer", str(band), env=env)
+    assert r.returncode == 0 and "valid warband: 3 creatures" in r.stdout, r.stderr
+    band.write_text(json.dumps({"format": "warseer-warband/1", "hero": "Nobody"}))
+    r = run("warband", "check", "--game", "warseer", str(band), env=env)
+    assert r.returncode == 1 and "invalid warband" in r.stderr and "Nobody" in r.stderr
+    for args in (("catalog", "list", "--game", "chess"), ("rules", "demo", "--game", "chess"),
+                 ("warband", "check", "--game", "chess", str(band))):
+        r = run(*args, env=env)
+        assert r.returncode == 2 and "no game 'chess' is installed" in r.stderr, args
+        assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+    r = run("rules", "demo", "--game", "warseer", env=env)
+    assert r.returncode == 2 and "has no narrated rules demo" in r.stderr
+
+
+def test_catalog_files_named_on_the_command_line_go_to_the_scenarios_game(tmp_path):
+    env = {"TABLESIGHT_HOME": str(tmp_path)}
+    extra = tmp_path / "extra.json"
+    extra.write_text(json.dumps({"miniatures": [{
+        "name": "Plain Brute", "type": "creature", "cost": 3, "aspects": ["passion"],
+        "power": 2, "defense": 3, "life": 5, "abilities": []}]}))
+    scen = tmp_path / "s.json"
+    scen.write_text(json.dumps({"setup": {"warbands": {"p1": ["Plain Brute"],
+                                                       "p2": ["Plain Brute"]}}}))
+    r = run("rules", "check", str(scen), env=env)
+    assert r.returncode == 2 and "Plain Brute" in r.stderr
+    r = run("rules", "check", str(scen), "--catalog", str(extra), env=env)
+    assert r.returncode == 0, r.stderr
+    listing = run("catalog", "list", "--catalog", str(extra), env=env)
+    assert "Plain Brute" in listing.stdout
+    extra.write_text(json.dumps({"miniatures": [{"name": "Broken"}]}))
+    r = run("catalog", "list", "--catalog", str(extra), env=env)
+    assert r.returncode == 2 and "extra.json" in r.stderr and "Traceback" not in r.stderr

@@ -9,10 +9,10 @@ from typing import Any, ClassVar
 
 from table.errors import SetupRefused
 from table.stickers import STICKERS_PER_PLAYER, Stickers
-from table.system import GameSystem
+from table.system import CatalogImport, GameSystem
 
 from .battlefield import Battlefield
-from .catalog import CATALOG_FORMAT, Catalog, CatalogError, read_dice
+from .catalog import CATALOG_FORMAT, Catalog, CatalogError, creatures_from_csv, read_dice
 from .game import Game, check_warband
 from .layout import battlefield_layout
 from .referee import WarseerReferee
@@ -102,6 +102,13 @@ class Warseer(GameSystem):
         except CatalogError as e:
             raise SetupRefused(str(e)) from None
         return names
+
+    def import_catalog(self, text: str, source: str) -> CatalogImport:
+        """Creatures from a spreadsheet (``docs/rules/warseer-catalog.md``): every row
+        checked, and nothing kept unless all are good."""
+        creatures = creatures_from_csv(text)
+        return CatalogImport({"format": CATALOG_FORMAT, "creatures": creatures},
+                             (f"read {len(creatures)} creatures",))
 
     def joining_pieces(self, force: Sequence[str]) -> list[str]:
         # Minions a card summons take the player's next numbers (``engine``: the

@@ -36,7 +36,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import tags
-from .ring_fit import _weights
+from .ring_fit import hypothesis_weights
 
 # The symbols in the order the costs are kept (``tags``' numbers: colour, ink, accents)
 _SYMBOLS = (tags.COLOUR, tags.INK, tags.ACCENT, tags.ACCENT2)
@@ -206,7 +206,7 @@ class PrintReader:
         self.angles = angles
         self.cap = cap
         self.shifts = shifts
-        w = _weights(angles)  # (hypotheses, angles, symbols), wedge borders a third
+        w = hypothesis_weights(angles)  # (hypotheses, angles, symbols), wedge borders a third
         # (angles x symbols, hypotheses): one product scores every hypothesis
         self._w_t = np.ascontiguousarray(w.reshape(len(w), -1).T)
         self._w_angle = np.ascontiguousarray(w.sum(axis=2))  # (hypotheses, angles)

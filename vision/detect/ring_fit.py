@@ -58,7 +58,7 @@ OWNER_MARGIN = 4.0
 
 
 @lru_cache(maxsize=4)
-def _weights(angles: int) -> np.ndarray:
+def hypothesis_weights(angles: int) -> np.ndarray:
     """(patterns * angles, angles, symbols): for each pattern turned by each number of
     samples, how much each sample counts toward each symbol's mean (0 where it shows
     another symbol, ``BORDER_WEIGHT`` at a wedge's first and last sample)."""
@@ -74,9 +74,9 @@ def _weights(angles: int) -> np.ndarray:
 
 @lru_cache(maxsize=4)
 def _by_symbol(angles: int) -> np.ndarray:
-    """``_weights`` as one matrix (hypotheses * symbols, angles), so that one product
+    """``hypothesis_weights`` as one matrix (hypotheses * symbols, angles), so that one product
     gives every symbol's weighted sum under every hypothesis."""
-    w = _weights(angles)
+    w = hypothesis_weights(angles)
     return np.ascontiguousarray(w.transpose(0, 2, 1).reshape(-1, angles))
 
 
@@ -135,7 +135,7 @@ class RingFitter:
         self.clean_lead = lead if clean_lead is None else clean_lead
         self.clean_explained = clean_explained
         self.accent_dirs = {s: direction(bgr) for s, bgr in tags.ACCENTS.items()}
-        w = _weights(angles)  # (H, A, S)
+        w = hypothesis_weights(angles)  # (H, A, S)
         self._w_all = np.ascontiguousarray(w.sum(axis=2))  # (H, A)
 
     def fit(self, x: np.ndarray, seen: np.ndarray | None = None) -> list[Fits]:
@@ -181,7 +181,7 @@ class RingFitter:
         best_h = np.arange(len(tags.CODEWORDS))[None, :] * self.angles + best_rot
         weighted = np.take_along_axis(sums, best_h[:, :, None, None], axis=1) / \
             np.take_along_axis(n, best_h[:, :, None], axis=1)[..., None]
-        w = _weights(self.angles)[best_h]  # (rings, patterns, A, S)
+        w = hypothesis_weights(self.angles)[best_h]  # (rings, patterns, A, S)
         alike = np.einsum("rpas,rac->rpsc", w, x) / w.sum(axis=2)[..., None]
         tint = self._light_tint(x, best_rot)  # (rings, patterns, 2)
         out = []

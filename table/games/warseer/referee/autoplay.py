@@ -15,29 +15,14 @@ import random
 
 from table.system import Intent
 
-from ..actions import (
-    Advance,
-    Counterblow,
-    Declare,
-    Deploy,
-    Discard,
-    EndTurn,
-    Modify,
-    Move,
-    Pass,
-    Play,
-    PlayFeat,
-    Push,
-    SpendFeat,
-    Summon,
-)
+from .. import actions as A
 from ..hexes import distance
 from ..state import ADVANCE, COUNTER, MODIFY, OVER, PUSH, State, other
 from .context import Context
 
 
 def _physical(a: object) -> Intent:
-    if isinstance(a, Deploy | Summon | Move | Push):  # a miniature put on its hex by hand
+    if isinstance(a, A.Deploy | A.Summon | A.Move | A.Push):  # a miniature put on its hex by hand
         return Intent("board", a.player, a, moves=((a.unit, str(a.hex)),))
     return Intent("type", getattr(a, "player", None), a)
 
@@ -54,22 +39,22 @@ def next_intent(ref: Context, state: State, rng: random.Random) -> Intent | None
     at = state.attack
     if at is not None:
         if at.step == MODIFY:
-            mods = [a for a in legal if isinstance(a, Modify)]
+            mods = [a for a in legal if isinstance(a, A.Modify)]
             if mods and rng.random() < 0.35:
                 return _physical(rng.choice(mods))
-            return _physical(Pass(at.to_act))
+            return _physical(A.Pass(at.to_act))
         if at.step == PUSH:
             return _physical(rng.choice(legal))
         if at.step == ADVANCE:
-            a = Advance(at.to_act, rng.random() < 0.5)
+            a = A.Advance(at.to_act, rng.random() < 0.5)
             if a.take:
                 return Intent("board", a.player, a,
                               moves=((at.attacker, str(at.origin)),))
             return _physical(a)
         if at.step == COUNTER:
-            return _physical(Counterblow(at.to_act))
+            return _physical(A.Counterblow(at.to_act))
         return _physical(rng.choice(legal))
-    if isinstance(legal[0], Deploy):
+    if isinstance(legal[0], A.Deploy):
         return _physical(rng.choice(legal))
     return _physical(_main_choice(ref, state, legal, rng))
 
@@ -79,21 +64,21 @@ def _main_choice(ref: Context, state: State, legal: list, rng: random.Random):
     by = {}
     for a in legal:
         by.setdefault(type(a), []).append(a)
-    if PlayFeat in by:
-        return by[PlayFeat][0]
-    if Summon in by:
-        return rng.choice(by[Summon])
-    if Declare in by:
-        return rng.choice(by[Declare])
-    plays = [a for a in by.get(Play, []) if rng.random() < 0.15]
+    if A.PlayFeat in by:
+        return by[A.PlayFeat][0]
+    if A.Summon in by:
+        return rng.choice(by[A.Summon])
+    if A.Declare in by:
+        return rng.choice(by[A.Declare])
+    plays = [a for a in by.get(A.Play, []) if rng.random() < 0.15]
     if plays:
         return rng.choice(plays)
-    if SpendFeat in by and rng.random() < 0.1:
-        return rng.choice(by[SpendFeat])
+    if A.SpendFeat in by and rng.random() < 0.1:
+        return rng.choice(by[A.SpendFeat])
     enemies = [u.hex for u in state.on_field(other(p)) if u.hex is not None]
-    moves = by.get(Move, [])
+    moves = by.get(A.Move, [])
     if moves and enemies:
-        def closer(a: Move) -> int:
+        def closer(a: A.Move) -> int:
             here = state.units[a.unit].hex
             assert here is not None
             return min(distance(a.hex, e) for e in enemies) - min(distance(here, e)
@@ -101,6 +86,6 @@ def _main_choice(ref: Context, state: State, legal: list, rng: random.Random):
         best = min(closer(a) for a in moves)
         if best < 0:
             return rng.choice([a for a in moves if closer(a) == best])
-    if Discard in by and state.sides[p].hand > 6:
-        return rng.choice(by[Discard])
-    return EndTurn(p)
+    if A.Discard in by and state.sides[p].hand > 6:
+        return rng.choice(by[A.Discard])
+    return A.EndTurn(p)

@@ -11,22 +11,9 @@ from typing import Any
 
 from table.system import Prompt
 
+from .. import actions as A
 from .. import attack as atk
 from .. import engine
-from ..actions import (
-    Declare,
-    Discard,
-    EndTurn,
-    Modify,
-    Move,
-    Pass,
-    Play,
-    PlayFeat,
-    Push,
-    SpendFeat,
-    Summon,
-    Use,
-)
 from ..state import ADVANCE, COUNTER, DEPLOY, FIELD, MODIFY, OVER, PUSH, State
 from .context import Context
 
@@ -34,7 +21,7 @@ MAX_OPTIONS = 400  # a main phase with a full hand has ~200; a screen lists them
 # The main phase's choices as a screen lists them: what decides the game first (attacks,
 # feats to score), then cards, then the many hex-by-hex ones (a tap on a hex filters
 # those). The engine's own order stays as it is.
-MAIN_ORDER = (Declare, PlayFeat, Play, Use, SpendFeat, Summon, Move, Discard)
+MAIN_ORDER = (A.Declare, A.PlayFeat, A.Play, A.Use, A.SpendFeat, A.Summon, A.Move, A.Discard)
 
 
 def _involves(a: Any) -> tuple[list[str], list[str]]:
@@ -119,7 +106,7 @@ def _prompt(ref: Context, state: State) -> Prompt:
     return Prompt("main", p, f"{w.player(p)}'s turn {state.turn}: move, attack, summon, play "
                   f"cards (hand: {side.hand}{feats}); end the turn when done.{last}",
                   tuple(map(str, legal)), choices=_choices(ref, shown),
-                  proposal=str(EndTurn(p)), proposal_label="End the turn")
+                  proposal=str(A.EndTurn(p)), proposal_label="End the turn")
 
 
 def _attack_prompt(ref: Context, state: State, legal: list[Any]) -> Prompt:
@@ -140,21 +127,21 @@ def _attack_prompt(ref: Context, state: State, legal: list[Any]) -> Prompt:
     who = w.player(at.to_act)
     detail = {"attack": at.to_dict()}
     if at.step == MODIFY:
-        mods = [a for a in legal if isinstance(a, Modify)]
+        mods = [a for a in legal if isinstance(a, A.Modify)]
         text = f"{title}: {who} modifies the dice or passes"  # the card shows the roll
         buttons = [{"action": str(a), "label": w.action(a)} for a in mods]
-        buttons.append({"action": str(Pass(at.to_act)), "label": f"{who}: pass"})
+        buttons.append({"action": str(A.Pass(at.to_act)), "label": f"{who}: pass"})
         panel = {"title": title, "text": _roll_text(ref, state),
                  "rows": [{"label": f"{who} to act", "buttons": buttons}]}
         return Prompt("modify", at.to_act, text, tuple(map(str, legal)),
                       choices=_choices(ref, legal, card=True), panel=panel,
-                      proposal=str(Pass(at.to_act)), proposal_label="Pass",
+                      proposal=str(A.Pass(at.to_act)), proposal_label="Pass",
                       detail=detail)
     if at.step == PUSH:
         return Prompt("push", at.to_act, f"{title}: {who} pushes {w.piece(at.defender)} "
                       f"({at.damage} damage so far) to a free hex beside it: move the "
                       "miniature, or pick the hex", tuple(map(str, legal)),
-                      choices=_choices(ref, [a for a in legal if isinstance(a, Push)]),
+                      choices=_choices(ref, [a for a in legal if isinstance(a, A.Push)]),
                       detail=detail)
     if at.step == ADVANCE:
         return Prompt("advance", at.to_act, f"{title}: {who} may advance "

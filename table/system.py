@@ -13,7 +13,10 @@ Modelled on OpenSpiel's split, with the table's needs added:
 * ``Table``: what a referee may do to the live session it serves (play an action, note an
   entry in the log, warn): the session implements it, so a game never touches the log or the lock.
 
-A game is a package of its own under ``table/``; nothing outside it names it.
+A game is a package of its own under ``table/games/``, laid out as every other
+(``docs/games.md``); nothing outside it names it. The errors a game raises are in
+``table.errors``; the helpers games share are ``table.notation`` (an action's text) and
+``table.wording`` (the names people read).
 """
 
 from __future__ import annotations

@@ -102,7 +102,6 @@ def bench_rules(games: int = 200, seed: int = 1, checks: int = 20000,
     }
 
 
-
 # -- the table box -------------------------------------------------------------------
 def bench_device(presses: int = 300, burst_cycles: int = 200) -> dict[str, Any]:
     """The real firmware in simavr at real time, 115200 baud: press-to-host latency and

@@ -89,7 +89,6 @@ def hand_sequences(layout, renderer, n: int, seed: int) -> dict[str, Any]:
             "final_board_missed": missed, "frames_held_by_hands": held}
 
 
-
 # Plain rings (no sticker: a base with no identity, Warseer's summoned minions when no
 # sticker is put on them) among stickered bases, on every game's map: a plain ring must
 # never be read as a sticker (a clean one once read as sticker 6 and stalled a game).

@@ -116,7 +116,6 @@ def stream_identity(layout, renderer, scenes: int, seed: int,
     return out
 
 
-
 def stream_timing(layout, renderer, sizes, seed: int) -> dict[str, Any]:
     """Per-frame cost in a live stream: a board at rest, a hand moving a base across it,
     the board at rest again (one detector, frames differing by sensor noise). Frames

@@ -180,7 +180,6 @@ def test_backup_of_a_live_log_and_its_resume(tmp_path: Path) -> None:
         "initiative 5 2", "p1 spawn p1#0 e1"]
 
 
-
 def test_after_the_demo_game_a_new_game_is_played_too(tmp_path: Path) -> None:
     """Game over, the dashboard's 'new game' button: the scripted players clear the map
     and play the new game (they stopped at the first game's end before). A new game

@@ -38,7 +38,6 @@ HISTORY_SHOWN = 200
 MAX_TEXT = 200  # characters of any text field in a command (an action is ~40)
 
 
-
 @dataclass(frozen=True)
 class SessionEvent:
     """What the session tells its listeners (the dashboard, the terminal, tests).

@@ -246,7 +246,6 @@ def test_a_box_whose_memory_was_erased_is_not_taken_for_the_old_one(backend, box
     assert after.player == "p2" and after.seq == 1
 
 
-
 def test_presses_beyond_a_full_queue_are_counted_and_reported(backend):
     """The cable is out and more presses come than the box can keep: the ones that
     found the queue full are counted (in the box's journal) and the host reports

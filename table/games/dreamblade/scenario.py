@@ -32,8 +32,6 @@ PLACEMENT_ZONES = {"reserves": Zone.RESERVES, "graveyard": Zone.GRAVEYARD,
 MAX_ACTIONS = 10_000  # a whole game is ~350 actions; more is a mistake or an attack
 
 
-
-
 def _keys(obj: object, where: str, required: set[str], optional: set[str]) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise ScenarioError(f"{where}: expected an object, got {type(obj).__name__}")

@@ -415,11 +415,36 @@ class GameSystem(ABC):
         raise NotImplementedError(f"{self.title} has no narrated rules demo; "
                                   f"tablesight demo --game {self.name} plays it live")
 
+    # -- the user's own data: the built-in catalog with the user's files folded in ------
+    _user_catalog: Any = None  # set by use_user_catalog; None: the built-in data
+
+    def builtin_catalog(self) -> Any:
+        """The game's own data (what ``the_catalog`` is before any user file); None for
+        a game without a catalog."""
+        return None
+
+    def with_document(self, catalog: Any, document: object) -> Any:
+        """``catalog`` with one of the user's files added (a parsed JSON document);
+        ``CatalogError`` saying what is wrong with it."""
+        raise CatalogError(f"{self.title} takes no catalog files")
+
+    def the_catalog(self) -> Any:
+        """The catalog every game made from now on uses."""
+        return self._user_catalog if self._user_catalog is not None else self.builtin_catalog()
+
     def use_user_catalog(self, documents: Sequence[tuple[str, object]]) -> None:
-        """The user's own files for this game (its folder of the user's catalog: cards,
-        dice), parsed, by file name: every game made from now on uses them. An empty
-        list goes back to the built-in data. ``ValueError`` naming the file otherwise."""
-        return None  # a hook: a game without user data ignores it
+        """The user's own files for this game (its folder of the user's catalog, then
+        ``--catalog`` files), parsed, by file name, each added by ``with_document`` in
+        turn (later files add to and correct earlier ones): every game made from now on
+        uses them. An empty list goes back to the built-in data. ``CatalogError`` naming
+        the file otherwise."""
+        catalog = self.builtin_catalog()
+        for name, document in documents:
+            try:
+                catalog = self.with_document(catalog, document)
+            except CatalogError as e:
+                raise CatalogError(f"{name}: {e}") from None
+        self._user_catalog = catalog if documents else None
 
     def run_scenario(self, data: dict[str, Any], catalog: Any | None = None) -> dict[str, Any]:
         """Play a rules scenario of this game (``docs/contracts/rules-scenario.md``);

@@ -4,10 +4,9 @@ through the ``tablesight.games`` entry point)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from table.errors import CatalogError
 from table.system import CatalogImport, GameSystem
 
 from .board import Board
@@ -34,25 +33,18 @@ class Dreamblade(GameSystem):
     piece_word: ClassVar[str] = "miniature"
     force_word: ClassVar[str] = "warband"
 
-    def __init__(self) -> None:
-        self.user: Catalog | None = None  # the built-in catalog and the user's files
-
-    def the_catalog(self) -> Catalog:
-        return self.user or Catalog.builtin()
-
     def user_folder(self) -> str:
         return ""  # the catalog folder itself: where Dreamblade's imports have always gone
 
-    def use_user_catalog(self, documents: Sequence[tuple[str, object]]) -> None:
+    def builtin_catalog(self) -> Catalog:
+        return Catalog.builtin()
+
+    def with_document(self, catalog: Catalog, document: object) -> Catalog:
         """Catalog files (``{"miniatures": [...]}`` or a bare list, as ``catalog import``
-        writes them) add or correct miniatures, later files over earlier ones."""
-        cat = Catalog.builtin()
-        for name, doc in documents:
-            try:
-                cat.extend_from_dicts(doc.get("miniatures") if isinstance(doc, dict) else doc)
-            except CatalogError as e:
-                raise CatalogError(f"{name}: {e}") from None
-        self.user = cat if documents else None
+        writes them) add or correct miniatures."""
+        catalog.extend_from_dicts(document.get("miniatures") if isinstance(document, dict)
+                                  else document)
+        return catalog
 
     def game(self, setup: Any, catalog: Catalog | None = None) -> Game:
         """The static game for a setup; ``SetupError``/``CatalogError`` naming the

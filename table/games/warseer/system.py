@@ -30,28 +30,19 @@ class Warseer(GameSystem):
     piece_word: ClassVar[str] = "creature"
     force_word: ClassVar[str] = "warband"
 
-    def __init__(self) -> None:
-        self.user: Catalog | None = None  # the built-in data with the user's files
+    def builtin_catalog(self) -> Catalog:
+        return Catalog.builtin()
 
-    def the_catalog(self) -> Catalog:
-        return self.user or Catalog.builtin()
-
-    def use_user_catalog(self, documents: Sequence[tuple[str, object]]) -> None:
+    def with_document(self, catalog: Catalog, document: object) -> Catalog:
         """``warseer-catalog/1`` files add or replace creatures, cards and feats; a dice
         file (``{"dice": [...]}``, as ``data/dice.json``) replaces the face tables."""
-        cat = Catalog.builtin()
-        for name, doc in documents:
-            try:
-                if isinstance(doc, dict) and "format" not in doc and "dice" in doc:
-                    cat = Catalog(cat.creatures, cat.cards, cat.feats, cat.feat_copies,
-                                  read_dice(doc))
-                elif isinstance(doc, dict) and doc.get("format") == CATALOG_FORMAT:
-                    cat = cat.merged(doc)
-                else:
-                    raise CatalogError(f"neither a {CATALOG_FORMAT} file nor a dice file")
-            except CatalogError as e:
-                raise CatalogError(f"{name}: {e}") from None
-        self.user = cat if documents else None
+        doc = document
+        if isinstance(doc, dict) and "format" not in doc and "dice" in doc:
+            return Catalog(catalog.creatures, catalog.cards, catalog.feats,
+                           catalog.feat_copies, read_dice(doc))
+        if isinstance(doc, dict) and doc.get("format") == CATALOG_FORMAT:
+            return catalog.merged(doc)
+        raise CatalogError(f"neither a {CATALOG_FORMAT} file nor a dice file")
 
     def game(self, setup: Any, catalog: Catalog | None = None) -> Game:
         decks = getattr(setup, "decks", None)

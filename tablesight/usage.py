@@ -30,5 +30,7 @@ def read_json(path: str) -> object:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{path}: not valid JSON: {exc}") from None
+    except ValueError:  # a number of thousands of digits, past Python's conversion limit
+        raise UsageError(f"{path}: a number too long to be a tablesight value") from None
     except RecursionError:
         raise UsageError(f"{path}: JSON nested too deep to be a tablesight file") from None

@@ -8,6 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -119,3 +122,32 @@ def test_catalog_files_named_on_the_command_line_go_to_the_scenarios_game(tmp_pa
     extra.write_text(json.dumps({"miniatures": [{"name": "Broken"}]}))
     r = run("catalog", "list", "--catalog", str(extra), env=env)
     assert r.returncode == 2 and "extra.json" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_number_past_pythons_limit_is_one_line_for_every_command_reading_json(tmp_path):
+    """A JSON integer of thousands of digits is valid JSON that Python will not convert
+    (``int`` stops at 4,300 digits): every command reading a file says so in one line."""
+    big = tmp_path / "big.json"
+    big.write_text('{"game": ' + "9" * 5000 + "}")
+    image = tmp_path / "frame.png"  # a real picture: the file read first fails, not it
+    cv2.imwrite(str(image), np.full((60, 80, 3), 200, np.uint8))
+    home = tmp_path / "home"
+    (home / "catalog").mkdir(parents=True)
+    (home / "catalog" / "mine.json").write_text("[" + "1" * 5000 + "]")
+    cases = [
+        (("rules", "check", str(big)), {}),
+        (("rules", "check", str(ROOT / "tests/data/scenarios/first-turn.json"),
+          "--expect", str(big)), {}),
+        (("warband", "check", str(big)), {}),
+        (("catalog", "list", "--catalog", str(big)), {}),
+        (("replay", str(big)), {}),
+        (("vision", "detect", str(image), "--layout", str(big), "--json"), {}),
+        (("vision", "detect", str(image), "--config", str(big), "--json"), {}),
+        (("games",), {"TABLESIGHT_HOME": str(home)}),
+    ]
+    for args, env in cases:
+        r = run(*args, env={"TABLESIGHT_HOME": str(tmp_path / "empty"), **env})
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2, (args, r.returncode, r.stderr[-500:])
+        assert len(lines) == 1 and "Traceback" not in r.stderr, (args, r.stderr[-500:])
+        assert "too long" in lines[0] and "set_int_max_str_digits" not in lines[0], lines

@@ -134,8 +134,11 @@ class VisionConfig:
             return cls()
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
             raise ValueError(f"cannot read vision config {path}: {exc}") from None
+        except ValueError:  # a number of thousands of digits, past Python's limit
+            raise ValueError(f"cannot read vision config {path}: a number too long to be "
+                             "a setting") from None
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:

@@ -264,8 +264,11 @@ class Layout:
     def load(cls, path: str | Path) -> Layout:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
             raise LayoutError(f"cannot read layout {path}: {exc}") from None
+        except ValueError:  # a number of thousands of digits, past Python's limit
+            raise LayoutError(f"cannot read layout {path}: a number too long to be a "
+                              "layout's") from None
         layout = cls.from_dict(data, Path(path).parent)
         pic = layout.board.picture
         if pic is not None and not pic.is_file():

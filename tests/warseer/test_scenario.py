@@ -43,6 +43,16 @@ def variant(**changes):
     (variant(colour="red"), "unknown key"),
     (variant(dice={"dice": []}), "no face table"),
     (variant(catalog={"creatures": [{"name": "X", "kind": "god"}]}), "kind: one of"),
+    # every setup key that names something the catalog or the map may not hold
+    (variant(setup_warbands={"p1": ["Diodor", "Nobody"], "p2": ["Kaitlynn"]}),
+     "setup.warbands.p1: no creature 'Nobody'"),
+    (variant(setup_decks={"p1": ["No Such Card"] * 7, "p2": []}),
+     "setup.decks.p1: "),
+    (variant(setup_relics={"p1": ["No Such Relic"]}), "No Such Relic"),
+    (variant(setup_hand="many"), "hand"),
+    (variant(setup_turn="soon"), "turn"),
+    (variant(setup_active="p3"), "active"),
+    (variant(setup_placement="c2"), "placement"),
 ])
 def test_a_malformed_file_is_exit_2_with_one_clear_line(tmp_path, data, says):
     f = tmp_path / "bad.json"

@@ -88,6 +88,19 @@ def load(data: dict[str, Any], base: Catalog | None = None
             actions.append(parse(a.get("action")))
         except NotationError as e:
             raise ScenarioError(f"actions[{i}]: {e}") from None
+    # A name the catalog does not hold is a mistake in the file, as an unknown hex or card
+    # elsewhere in it is (exit 2); a warband or deck the rules refuse is a setup_error.
+    for p in PLAYERS:
+        for n in wb[p]:
+            try:
+                catalog.creature(n)
+            except CatalogError as e:
+                raise ScenarioError(f"setup.warbands.{p}: {e}") from None
+        for c in (decks or {}).get(p) or ():
+            try:
+                catalog.card_by_name(c)
+            except CatalogError as e:
+                raise ScenarioError(f"setup.decks.{p}: {e}") from None
     try:
         game = Game.make(catalog, Battlefield.standard(), wb, decks)
     except SetupError as e:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from table import registry
 
-from .usage import MAX_MESSAGE, UsageError, read_json
+from .usage import MAX_MESSAGE, UsageError, installed_game, read_json
 
 
 # -- rules ---------------------------------------------------------------------------
@@ -22,7 +22,7 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
     data = read_json(args.scenario)
     if args.catalog:
         game = data.get("game") if isinstance(data, dict) else None
-        _with_files(_system(game if isinstance(game, str) else None), args.catalog)
+        _with_files(installed_game(game if isinstance(game, str) else None), args.catalog)
     try:
         out = scenario.run(data)
     except scenario.ScenarioError as exc:
@@ -40,15 +40,6 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _system(name: str | None):  # -> GameSystem
-    """An installed game by name (the default game when None); ``UsageError`` listing
-    the installed ones otherwise."""
-    try:
-        return registry.get(name or registry.DEFAULT)
-    except registry.UnknownGame as e:
-        raise UsageError(str(e)) from None
-
-
 def _with_files(system, files: Sequence[str] | None) -> None:
     """Hand ``system`` its user files and the ``--catalog`` files named on the command
     line, after them (later files add to and correct earlier ones)."""
@@ -59,7 +50,7 @@ def _with_files(system, files: Sequence[str] | None) -> None:
 
 # -- catalog and warbands ------------------------------------------------------------
 def cmd_catalog_list(args: argparse.Namespace) -> int:
-    system = _system(args.game)
+    system = installed_game(args.game)
     _with_files(system, args.catalog)
     document, lines = system.describe_catalog()
     if args.json:
@@ -76,7 +67,7 @@ def cmd_catalog_import(args: argparse.Namespace) -> int:
 
     from .paths import game_catalog_dir
 
-    system = _system(args.game)
+    system = installed_game(args.game)
     try:
         text = Path(args.csv).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -99,7 +90,7 @@ def cmd_catalog_import(args: argparse.Namespace) -> int:
 def cmd_warband_check(args: argparse.Namespace) -> int:
     from table.errors import SetupRefused
 
-    system = _system(args.game)
+    system = installed_game(args.game)
     _with_files(system, args.catalog)
     try:
         said = system.check_force(read_json(args.file))
@@ -114,10 +105,7 @@ def cmd_warband_check(args: argparse.Namespace) -> int:
 def cmd_bench_rules(args: argparse.Namespace) -> int:
     from .bench import bench_rules
 
-    try:
-        registry.get(args.game or registry.DEFAULT)
-    except registry.UnknownGame as e:
-        raise UsageError(str(e)) from None
+    installed_game(args.game)
     result = bench_rules(games=args.games, seed=args.seed, checks=args.checks, game=args.game)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
@@ -227,7 +215,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_rules_demo(args: argparse.Namespace) -> int:
     """A whole game played by the engine alone, narrated; a pause before each turn."""
-    system = _system(args.game)
+    system = installed_game(args.game)
     try:
         lines = system.narrated_game(args.seed)
         for line in lines:

@@ -23,7 +23,7 @@ from table.session.setup import SetupFormatError
 from table.system import Wording
 
 from .paths import data_home
-from .usage import UsageError, read_json
+from .usage import UsageError, installed_game, read_json
 
 
 # -- the terminal voice ---------------------------------------------------------------
@@ -95,13 +95,9 @@ def _setup_from_args(args: argparse.Namespace) -> Setup:
             return Setup.from_dict(read_json(args.setup))
         except SetupFormatError as e:
             raise UsageError(f"{args.setup}: {e}") from None
-    game = getattr(args, "game", None) or registry.DEFAULT
-    try:
-        registry.get(game)
-    except registry.UnknownGame as e:
-        raise UsageError(str(e)) from None
+    system = installed_game(getattr(args, "game", None))
+    game = system.name
     if args.warbands:
-        system = registry.get(game)
         wbs = []
         for f in args.warbands:
             try:
@@ -241,10 +237,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .scripted import ScriptedTable
 
     _check_serving(args)
-    try:
-        system = registry.get(args.game or registry.DEFAULT)
-    except registry.UnknownGame as e:
-        raise UsageError(str(e)) from None
+    system = installed_game(args.game)
     setup = Setup.sample(system.name)
     try:  # the scripted players are the game's: a game may have none
         probe = system.referee(setup)

@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from table import registry
+from table.system import GameSystem
+
 
 class UsageError(Exception):
     """Bad input from the command line user: printed as one line, exit status 2."""
@@ -34,3 +37,12 @@ def read_json(path: str) -> object:
         raise UsageError(f"{path}: a number too long to be a tablesight value") from None
     except RecursionError:
         raise UsageError(f"{path}: JSON nested too deep to be a tablesight file") from None
+
+
+def installed_game(name: str | None) -> GameSystem:
+    """An installed game by name (the default game when None); ``UsageError`` listing
+    the installed ones otherwise."""
+    try:
+        return registry.get(name or registry.DEFAULT)
+    except registry.UnknownGame as e:
+        raise UsageError(str(e)) from None

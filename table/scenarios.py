@@ -16,7 +16,7 @@ from table import registry
 from table.errors import ScenarioError
 from table.quoting import quote
 
-__all__ = ["ScenarioError", "compare", "run"]
+__all__ = ["ScenarioError", "compare", "run", "step_differences"]
 
 
 def run(data: object, catalog: Any | None = None) -> dict[str, Any]:
@@ -58,4 +58,16 @@ def compare(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str]
             diffs.append(f"{path}: expected {quote(e, 200)}, got {quote(a, 200)}")
 
     walk(expected, actual, "$")
+    return diffs
+
+
+def step_differences(data: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str]:
+    """Differences between each action's own ``expect`` (what that step's result and the
+    state after it must show, as far as it names them) and the output of ``run``, whose
+    results carry the state after every step that has an expectation."""
+    diffs: list[str] = []
+    results = actual.get("results", [])
+    for i, step in enumerate(data.get("actions", [])):
+        if isinstance(step, dict) and "expect" in step and i < len(results):
+            diffs += [f"actions[{i}] {d}" for d in compare(step["expect"], results[i])]
     return diffs

@@ -14,12 +14,12 @@ from .helpers import game, kinds, play, position
 
 
 def test_worked_attack_kaitlynn_magic_push_into_forest_no_counterblow():
-    # Kaitlynn's magic attack shows a critical and a sword with a push; her critical
-    # effect adds a sword: 2 damage, and the push into the forest adds one more. Gil-Talas
+    # Kaitlynn's magic attack shows a dragon and a sword: 2 damage, and the dragon sets
+    # off her critical effect, a push; the push into the forest adds one more. Gil-Talas
     # has Counterblow but cannot use it against magic.
     g = game()
     s = position(g, {"p2#0": "d7", "p1#1": "d5"}, active="p2")
-    s, ev = play(g, s, "p2 attack p2#0 p1#1", "p2 roll C,SP", "p2 pass", "p1 pass")
+    s, ev = play(g, s, "p2 attack p2#0 p1#1", "p2 roll D,S", "p2 pass", "p1 pass")
     assert s.attack is not None and s.attack.step == PUSH
     assert "critical" in kinds(ev)
     s, ev = play(g, s, "p2 push p1#1 c5")
@@ -32,13 +32,13 @@ def test_worked_attack_kaitlynn_magic_push_into_forest_no_counterblow():
 def _dayodor(advance: bool):
     g = game()
     s = position(g, {"p2#1": "c6", "p1#1": "c5"}, active="p2")  # Gil-Talas in the forest
-    s, _ = play(g, s, "p2 attack p2#1 p1#1", "p2 roll P,DC", "p2 pass")
+    s, _ = play(g, s, "p2 attack p2#1 p1#1", "p2 roll P,D", "p2 pass")
     # The forest lets the defender remove a sword, but the roll shows none.
     with pytest.raises(RulesError, match="no sword"):
         engine.apply(s, parse("p1 modify cover"))
     assert "p1 modify cover" not in [str(a) for a in engine.legal_actions(s)]
     s, _ = play(g, s, "p1 pass", "p2 push p1#1 d4")
-    assert s.units["p1#1"].wounds == 1  # the dragon: one damage
+    assert s.units["p1#1"].wounds == 1  # the dragon: one damage, and the Advance
     assert {str(a) for a in engine.legal_actions(s)} == {"p2 advance", "p2 stay"}
     return g, play(g, s, "p2 advance" if advance else "p2 stay")[0]
 
@@ -102,15 +102,15 @@ def test_modification_round_ends_after_two_passes_in_a_row():
 def test_a_critical_applies_once_whatever_the_number_of_critical_symbols():
     g = game()
     s = position(g, {"p1#0": "c3", "p2#1": "c4"})  # Diodor: critical adds a sword
-    s, ev = play(g, s, "p1 attack p1#0 p2#1", "p1 roll C,C,C", "p1 pass", "p2 pass")
+    s, ev = play(g, s, "p1 attack p1#0 p2#1", "p1 roll D,D,D", "p1 pass", "p2 pass")
     assert kinds(ev).count("critical") == 1
-    assert s.units["p2#1"].wounds == 1
+    assert s.units["p2#1"].wounds == 4  # three dragons, one damage each, and one sword
 
 
 def test_additional_die_is_rolled_after_the_round_and_cannot_be_modified():
     g = game()
     s = position(g, {"p1#3": "b2", "p2#1": "b5"})  # archer: critical rolls a bronze die
-    s, _ = play(g, s, "p1 attack p1#3 p2#1", "p1 roll C,S", "p1 pass", "p2 pass")
+    s, _ = play(g, s, "p1 attack p1#3 p2#1", "p1 roll D,0", "p1 pass", "p2 pass")
     assert s.attack.step == "extra"
     assert engine.legal_actions(s) == []  # no modification possible: only the die
     s, _ = play(g, s, "p1 roll S")

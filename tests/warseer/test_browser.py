@@ -51,13 +51,13 @@ def test_an_attack_played_on_the_dashboard(tmp_path: Path, screen: str,
             dice = pg.locator("#dice")
             expect(dice).to_contain_text("Bob rolls 2 silver dice")
             expect(dice.locator("button[data-face]")).to_have_count(5)  # distinct faces
-            dice.locator('button[data-face="C"]').click()
-            dice.locator('button[data-face="SP"]').click()
+            dice.locator('button[data-face="D"]').click()
+            dice.locator('button[data-face="S"]').click()
             with pg.expect_response("**/api/command"):
                 dice.locator("button[data-roll]").click()
             # The modification round: each player answers on the attack's card.
             card = pg.locator("#combat")
-            expect(card).to_contain_text("shows 1 sword, 1 push, 1 crit")
+            expect(card).to_contain_text("shows 1 sword, 1 dragon")
             expect(card.locator("button")).to_contain_text(["Bob: pass"])
             pg.screenshot(path=str(ARTIFACTS / f"warseer-modify-{screen}.png"), full_page=True)
             with pg.expect_response("**/api/command"):

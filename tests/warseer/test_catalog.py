@@ -5,6 +5,7 @@ the entry (the user's files are read at start: nothing else may escape)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,9 +17,12 @@ from table.games.warseer.catalog import (
     CatalogError,
     creatures_from_csv,
     read_catalog,
+    read_dice,
 )
 
 DICE = Catalog.builtin().dice
+_DICE_DOC = json.loads((Path(__file__).resolve().parents[2] / "table" / "games" / "warseer"
+                        / "data" / "dice.json").read_text())
 
 
 def test_the_sample_reads_and_names_the_rules_texts_creatures():
@@ -44,6 +48,14 @@ def test_the_sample_reads_and_names_the_rules_texts_creatures():
     ({"cards": [{"name": "Call", "type": "spell", "effect": "summon Diodor"}]}, "a minion"),
     ({"feats": [{"name": "F", "points": 2, "condition": "wins 3"}]}, "condition"),
     ({"creatures": [{"name": "X"}, {"name": "X"}]}, "kind"),
+    ({"cards": [{"name": "Boots", "type": "relic", "effect": "movement 1", "uses": 2}]},
+     "no uses"),
+    ({"cards": [{"name": "Bolt", "type": "spell", "effect": "damage 1", "place": "zone"}]},
+     "place: where a summon"),
+    ({"cards": [{"name": "Call", "type": "spell", "effect": "summon 12 Wisp"}]},
+     "a count from 1 to 9"),
+    ({"cards": [{"name": "Edge", "type": "tactic", "trigger": "modify",
+                 "effect": "add crit"}]}, "a symbol: sword, dragon, push"),
 ])
 def test_a_bad_entry_is_named(entry, says):
     with pytest.raises(CatalogError, match=says):
@@ -82,3 +94,21 @@ def test_any_json_is_a_catalog_or_a_clear_error(doc):
         read_catalog(doc, DICE)
     except CatalogError as e:
         assert str(e) and len(str(e)) < 400
+
+
+def test_the_dragon_is_the_critical_symbol_and_a_crit_face_is_refused_by_name():
+    dice = json.loads(json.dumps(_DICE_DOC))
+    dice["dice"][0]["faces"][5] = {"code": "C", "label": "critical", "symbols": {"crit": 1}}
+    with pytest.raises(CatalogError, match="face C shows 'crit': the dragon is the critical"):
+        read_dice(dice)
+
+
+def test_a_summon_of_several_and_a_lasting_relic_read_and_print_back():
+    cat = read_catalog({"format": CATALOG_FORMAT, "cards": [
+        {"name": "Wisp Swarm", "type": "spell", "effect": "summon 2 Wisp", "place": "zone"},
+        {"name": "Boots", "type": "relic", "effect": "movement 1"}]}, DICE)
+    swarm = cat.card("wisp-swarm")
+    assert (swarm.effect.n, swarm.effect.arg, swarm.place) == (2, "Wisp", "zone")
+    assert str(swarm.effect) == "summon 2 Wisp"
+    assert str(Catalog.builtin().card("call-the-wisp").effect) == "summon Wisp"
+    assert cat.card("boots").effect.verb == "movement" and cat.card("boots").uses == 0

@@ -155,7 +155,7 @@ def test_spells_have_targets_and_range():
     with pytest.raises(RulesError, match="tactic"):
         engine.apply(s, parse("p1 play parry"))
     s, _ = play(g, s, "p1 play swift-winds p1#1")
-    assert engine.movement(g, s.units["p1#1"]) == 4
+    assert engine.movement(g, s, s.units["p1#1"]) == 4
     assert s.sides["p1"].hand == 3 and "swift-winds" not in s.sides["p1"].history
 
 
@@ -180,10 +180,10 @@ def test_buildings_each_once_a_turn_each_creature_one_bonus():
     with pytest.raises(RulesError, match="bonus this turn"):
         engine.apply(s, parse("p1 use stables p1#1"))
     s, _ = play(g, s, "p1 use stables p1#0")
-    assert engine.movement(g, s.units["p1#0"]) == 5
+    assert engine.movement(g, s, s.units["p1#0"]) == 5
     assert s.units["p1#1"].bonus_attack == 1
     s, _ = play(g, s, "p1 end", "p2 end")
-    assert engine.movement(g, s.units["p1#0"]) == 3  # a bonus lasts the turn
+    assert engine.movement(g, s, s.units["p1#0"]) == 3  # a bonus lasts the turn
 
 
 def test_one_support_card_a_turn_discarded_unplayed():

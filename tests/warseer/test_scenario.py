@@ -53,6 +53,26 @@ def variant(**changes):
     (variant(setup_turn="soon"), "turn"),
     (variant(setup_active="p3"), "active"),
     (variant(setup_placement="c2"), "placement"),
+    (variant(setup_hand={"p1": 99}), "setup.hand.p1: 99 cards in hand"),
+    (variant(setup_hand={"p1": ["Fire Bolt", "Nothing"]}), "'Nothing'"),
+    (variant(setup_hand={"p1": ["Tower Shield", "Tower Shield"]}), "more times than"),
+    (variant(setup_hand={"p1": [3]}), "setup.hand.p1: a list of card names"),
+    (variant(setup_relics={"p1": ["Tower Shield"]},
+             setup_decks={"p1": ["Fire Bolt"] * 7, "p2": ["Fire Bolt"] * 7}),
+     "no tower-shield left"),
+    (variant(notes={"rule": 1}), "notes: text"),
+    (variant(notes=["x" * 20_001]), "notes: text"),
+    (variant(battlefield={"terrain": {"c4": "volcano"}}), "unknown kind 'volcano'"),
+    (variant(battlefield={"terrain": {"c4": {"k": 1}}}), "battlefield: terrain.c4"),
+    (variant(battlefield={"terrain": {"z99": "forest"}}), "not a hex of the battlefield"),
+    (variant(battlefield={"terrain": ["c4"]}), "battlefield: terrain is hex -> kind"),
+    (variant(battlefield={"clear": "yes"}), "battlefield.clear"),
+    (variant(battlefield={"terrain_kinds": {"wall": 3}}), "terrain_kinds.wall"),
+    (variant(battlefield={"size": 9}), "unknown key"),
+    (variant(actions=[{"do": "step", "action": "p1 end", "expect": [True]}]),
+     "actions[0].expect: an object"),
+    (variant(actions=[{"do": "step", "action": "p1 play call-the-wisp a1,b1,c1,d1,e1,"
+                                                "f1,g1,h1,i1,a2"}]), "at most 9 hexes"),
 ])
 def test_a_malformed_file_is_exit_2_with_one_clear_line(tmp_path, data, says):
     f = tmp_path / "bad.json"
@@ -94,10 +114,12 @@ json_values = st.recursive(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(["setup", "actions", "dice", "catalog", "game"]),
+@given(st.dictionaries(st.sampled_from(["setup", "actions", "dice", "catalog", "game",
+                                        "notes", "battlefield"]),
                        json_values, max_size=5),
        st.dictionaries(st.sampled_from([*sorted(BASE["setup"]), "turn", "wounds", "hand",
-                                        "relics", "feats_left"]), json_values, max_size=4))
+                                        "relics", "buildings", "feats_left"]), json_values,
+                       max_size=4))
 def test_any_json_is_a_result_or_a_scenario_error(top, setup):
     data = {**variant(), **top, "game": "warseer"}
     if isinstance(data.get("setup"), dict):
@@ -107,3 +129,29 @@ def test_any_json_is_a_result_or_a_scenario_error(top, setup):
     except scenarios.ScenarioError:
         return
     assert "results" in out or "setup_error" in out
+
+
+def _check(tmp_path, data, *args):
+    f = tmp_path / "case.json"
+    f.write_text(json.dumps(data))
+    return subprocess.run([sys.executable, "-m", "tablesight", "rules", "check", str(f),
+                           *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
+
+
+def test_a_steps_own_expectation_is_checked_and_a_mismatch_exits_1(tmp_path):
+    steps = [{"do": "step", "action": "p1 move p1#0 c3",
+              "expect": {"ok": True, "state": {"units": {"p1#0": {"hex": "c3"}}}}},
+             {"do": "step", "action": "p1 move p1#0 c4", "expect": {"ok": True}}]
+    r = _check(tmp_path, variant(actions=steps))
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.strip().splitlines() == ["MISMATCH actions[1] $.ok: expected True, got "
+                                             "False"]
+    assert json.loads(r.stdout)["results"][0]["state"]["units"]["p1#0"]["hex"] == "c3"
+    steps[1]["expect"] = {"ok": False, "error": "moved"}
+    r = _check(tmp_path, variant(actions=steps), "--events")
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
+def test_a_file_without_step_expectations_prints_no_states(tmp_path):
+    r = _check(tmp_path, variant())
+    assert r.returncode == 0 and "state" not in json.loads(r.stdout)["results"][0]

@@ -69,21 +69,21 @@ def test_a_game_of_warseer_at_the_table(tmp_path) -> None:
     assert (need.player, need.kind, need.n, need.die.sides) == ("p2", "silver", 2, 6)
     with pytest.raises(CommandRefused, match="Bob rolls"):
         s.command({"do": "dice", "player": "p1", "faces": ["S", "S"]})
-    s.device(roll("p2", 6, 4))  # silver 6 = critical, 4 = sword and push
+    s.device(roll("p2", 5, 1))  # silver 5 = dragon (her critical: a push), 1 = blank
     at = s.state.attack
-    assert at.faces == ["C", "SP"] and s.prompt().step == "modify"
+    assert at.faces == ["D", "0"] and s.prompt().step == "modify"
     assert s.prompt().panel["rows"][0]["buttons"][-1]["label"] == "Bob: pass"
     s.command({"do": "action", "action": "p2 pass"})
     s.command({"do": "action", "action": "p1 pass"})
     assert s.prompt().step == "push"
     s.observe(seen(s, 8, {"p1#1": "f6"}))  # Bob pushes Gil-Talas by hand: seen
     assert s.state.units["p1#1"].hex == parse_hex("f6")
-    assert s.state.units["p1#1"].wounds == 2 and s.state.attack is None
+    assert s.state.units["p1#1"].wounds == 1 and s.state.attack is None
     snap = s.snapshot()
     json.dumps(snap)
     assert snap["game"]["name"] == "warseer"
     gil = next(p for p in snap["board"]["pieces"] if p["ref"] == "p1#1")
-    assert gil["region"] == "f6" and gil["badge"] == 2 and "2 of 5 wounds" in gil["details"]
+    assert gil["region"] == "f6" and gil["badge"] == 1 and "1 of 5 wounds" in gil["details"]
     assert snap["score"]["title"] == "Victory points"
     # Half a roll (a gold die's attack box of three) survives a restart.
     s.command({"do": "action", "action": "p2 end"})
@@ -299,7 +299,7 @@ def test_an_unread_base_coming_onto_the_battlefield_is_settled_by_the_rules(tmp_
 
 def _up_to_bobs_push(s: Session, wounds: int = 0) -> None:
     """Seen by the camera: Ann's Diodor on d2 and Gil-Talas on f5, Bob's Kaitlynn to d5.
-    Kaitlynn's attack on Gil-Talas (who has ``wounds`` already) rolls a critical and a
+    Kaitlynn's attack on Gil-Talas (who has ``wounds`` already) rolls a dragon and a
     sword with a push (two damage); both players pass: the push waits."""
     s.observe(seen(s, 1, {"p1#0": "d2"}))
     s.observe(seen(s, 2, {"p2#0": "d7"}))
@@ -312,7 +312,7 @@ def _up_to_bobs_push(s: Session, wounds: int = 0) -> None:
         wounded.units["p1#1"].wounds = wounds
         s.start_from(wounded)
     s.command({"do": "action", "action": "p2 attack p2#0 p1#1"})
-    s.device(roll("p2", 6, 4))
+    s.device(roll("p2", 5, 4))
     s.command({"do": "action", "action": "p2 pass"})
     s.command({"do": "action", "action": "p1 pass"})
     assert s.prompt().step == "push"

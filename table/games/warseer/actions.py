@@ -14,7 +14,8 @@ player who takes it::
     p1 push p2#1 d5            where the pushed defender goes
     p1 advance / p1 stay       the critical effect Advance, taken or not
     p2 counterblow             the defender strikes back
-    p1 play fire-bolt p2#1     a support card from the hand (target: a creature or hex)
+    p1 play fire-bolt p2#1     a support card from the hand (target: a creature, a hex,
+    p1 play call-the-wisp a3,b3  or the hexes a summon of several puts its minions on)
     p1 use barracks p1#2       a building's bonus for one creature this turn
     p1 discard parry           a support card to the History unplayed (one a turn)
     p1 feat first-blood        a feat from the hand played face up
@@ -184,9 +185,13 @@ def _code(t: str, text: str) -> str:
 
 
 def _target(t: str, text: str) -> str:
+    """A creature, a hex, or hexes joined by commas (a card summoning several)."""
     if REF.fullmatch(t):
         return t
-    return str(_hex(t, text))
+    parts = t.split(",")
+    if len(parts) > 9:
+        raise NotationError(f"at most 9 hexes in a target (in {quote(text)})")
+    return ",".join(str(_hex(h, text)) for h in parts)
 
 
 def parse(text: object) -> Action:

@@ -7,10 +7,10 @@
 3. **Modification round**: the attacker's player first; each player in turn uses any
    number of modifications (a Warlord nearby adds a sword; a defender in cover removes
    one; tactics from the hand with the trigger ``modify``, the same tactic name at most
-   once in a round; a hero's relic with uses left) and then passes. Two passes in a row
-   end the round. A reroll waits for the new die.
-4. **Critical**: one or more critical symbols apply the attacker's critical effect
-   once (add a symbol, push, one additional die, advance).
+   once in a round; a hero's own relic, as often as it has uses left) and then passes.
+   Two passes in a row end the round. A reroll waits for the new die.
+4. **Critical**: one or more dragons apply the attacker's critical effect once (add a
+   symbol, push, one additional die, advance); each dragon is also one damage.
 5. **Additional dice** (from the critical effect) are rolled and counted; nothing
    modifies them.
 6. **Damage**: each sword and each dragon is one damage. One or more push symbols push
@@ -196,6 +196,9 @@ def _source_effect(game: Game, s: State, player: str, source: str) -> tuple[Effe
     at = s.attack
     assert at is not None
     att, dfd = s.units[at.attacker], s.units[at.defender]
+    # Warlord, cover and a tactic's name serve once an attack (a tactic: the same name
+    # never twice on one trigger, whoever plays it); a relic with uses is limited only
+    # by the uses its owner has left.
     if source in at.used:
         raise RulesError("used", f"{source} has been used in this attack already")
     if source == "warlord":
@@ -217,7 +220,7 @@ def _source_effect(game: Game, s: State, player: str, source: str) -> tuple[Effe
         side = s.sides[player]
         if card.type != "tactic" or card.trigger != "modify":
             raise RulesError("not_tactic", f"{card.name} is not a tactic for this moment")
-        if side.hand <= 0 or code not in side.unseen:
+        if side.hand <= 0 or not side.can_hold(code):
             raise RulesError("not_in_hand", f"{player} cannot hold {card.name} (every copy "
                              "has been played, or the hand is empty)")
     else:
@@ -239,7 +242,7 @@ def modifications(game: Game, s: State) -> list[Modify]:
     p = at.to_act
     side = s.sides[p]
     sources = ["warlord", "cover"]
-    sources += [f"tactic:{c}" for c in sorted(set(side.unseen))
+    sources += [f"tactic:{c}" for c in side.holdable()
                 if game.catalog.cards[c].type == "tactic"]
     sources += [f"relic:{r.code}" for r in side.relics]
     out: list[Modify] = []
@@ -270,12 +273,12 @@ def modify(game: Game, s: State, a: Modify, events: list[Event]) -> None:
         if symbols(game, at)[eff.arg] <= 0:
             raise RulesError("nothing", f"{a}: the roll shows no {eff.arg} to remove")
         at.added[eff.arg] = at.added.get(eff.arg, 0) - 1
-    at.used.append(a.source)
+    if not a.source.startswith("relic:"):
+        at.used.append(a.source)
     at.passes = 0
     side = s.sides[a.player]
     if card is not None and card.type == "tactic":
-        side.unseen.remove(card.code)
-        side.hand -= 1
+        side.take(card.code)
         side.history.append(card.code)
     elif card is not None:
         relic = next(r for r in side.relics if r.code == card.code)
@@ -306,7 +309,7 @@ def _critical(game: Game, s: State, events: list[Event]) -> None:
     at = s.attack
     assert at is not None
     crit = game.catalog.creature(s.units[at.attacker].name).attack.critical
-    if crit is not None and symbols(game, at)["crit"] > 0:
+    if crit is not None and symbols(game, at)["dragon"] > 0:
         events.append(Event("critical", {"effect": str(crit)}))
         if crit.verb == "add":
             at.added[crit.arg] = at.added.get(crit.arg, 0) + 1
@@ -408,6 +411,9 @@ def advance(game: Game, s: State, a: Advance, events: list[Event]) -> None:
     if a.take:
         s.units[at.attacker].hex = at.origin
         events.append(Event("advanced", {"unit": at.attacker, "to": str(at.origin)}))
+    else:
+        events.append(Event("stayed", {"unit": at.attacker,
+                                       "at": str(s.units[at.attacker].hex)}))
     _counter_or_end(game, s)
 
 

@@ -127,7 +127,7 @@ class Battlefield:
         bf = cls(cols, rows, float(mm), {}, {})
         terrain: dict[Hex, Terrain] = {}
         for hname, kind in (d.get("terrain") or {}).items():
-            if kind not in kinds:
+            if not isinstance(kind, str) or kind not in kinds:
                 raise BattlefieldError(f"terrain.{hname}: unknown kind {quote(kind)}")
             terrain[bf.hex_named(hname)] = kinds[kind]
         dep = d.get("deployment")
@@ -153,9 +153,14 @@ class Battlefield:
 _STANDARD: list[Battlefield] = []
 
 
+def standard_document() -> dict[str, Any]:
+    """The standard battlefield's file, as a fresh dict (a scenario changes its terrain)."""
+    text = resources.files("table.games.warseer").joinpath("data", "battlefield.json") \
+        .read_text(encoding="utf-8")
+    return dict(json.loads(text))
+
+
 def _standard() -> Battlefield:
     if not _STANDARD:
-        text = resources.files("table.games.warseer").joinpath("data", "battlefield.json") \
-            .read_text(encoding="utf-8")
-        _STANDARD.append(Battlefield.from_dict(json.loads(text)))
+        _STANDARD.append(Battlefield.from_dict(standard_document()))
     return _STANDARD[0]

@@ -6,9 +6,10 @@ own cards come from a JSON file of the same shape or from a creature CSV.
 
 Every effect a card or ability has is written in a small vocabulary the engine
 understands (``Effect``): ``damage 2``, ``heal 1``, ``armour 2``, ``draw 1``,
-``summon Wisp``, ``add sword``, ``remove sword``, ``reroll``, ``die gold``, ``push``,
-``advance``, ``movement 1``, ``attack sword``. A card whose effect is outside it is
-refused when the catalog is read, naming the card, never half-played at the table.
+``summon Wisp`` (or ``summon 2 Wisp``), ``add sword``, ``remove sword``, ``reroll``,
+``die gold``, ``push``, ``advance``, ``movement 1``, ``attack sword``. A card whose
+effect is outside it is refused when the catalog is read, naming the card, never
+half-played at the table.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ CATALOG_FORMAT = "warseer-catalog/1"
 KINDS = ("hero", "character", "minion")
 ATTACK_TYPES = ("melee", "ranged", "magic")
 CARD_TYPES = ("spell", "relic", "building", "tactic")
-SYMBOLS = ("sword", "dragon", "push", "crit")
+# The dragon is both a damage and the critical trigger (the rules' attack sequence):
+# there is no separate critical symbol.
+SYMBOLS = ("sword", "dragon", "push")
 DICE_COLOURS = ("bronze", "silver", "gold")
 ABILITIES = ("counterblow", "warlord", "tough", "flying")
 TRIGGERS = ("modify",)  # when a tactic may be played: in an attack's modification round
@@ -61,6 +64,8 @@ class Effect:
         kind = _VERBS[self.verb]
         if kind == "n":
             return f"{self.verb} {self.n}"
+        if kind == "name" and self.n > 1:
+            return f"{self.verb} {self.n} {self.arg}"
         if kind:
             return f"{self.verb} {self.arg}"
         return self.verb
@@ -81,6 +86,10 @@ class Effect:
             return cls(verb)
         if len(t) < 2:
             raise CatalogError(f"{where}: {quote(text)} needs an argument")
+        if kind == "name" and len(t) > 2 and t[1].isdigit():
+            if not 1 <= int(t[1]) <= 9:
+                raise CatalogError(f"{where}: {quote(text)}: a count from 1 to 9")
+            return cls(verb, int(t[1]), " ".join(t[2:]))
         arg = " ".join(t[1:])
         if kind == "n":
             if len(t) != 2 or not t[1].isdigit() or not 1 <= int(t[1]) <= 9:
@@ -147,6 +156,7 @@ class Card:
     uses: int = 0  # relics: how many times its effect may be used
     trigger: str = ""  # tactics: when it may be played
     range: int = 0  # spells aimed at a creature: how far from your hero (0: anywhere)
+    place: str = "hero"  # summons: beside the hero, or anywhere in the deployment "zone"
 
 
 @dataclass(frozen=True)
@@ -250,6 +260,10 @@ def read_dice(data: object) -> dict[str, Die]:
         if die.name not in DICE_COLOURS:
             raise CatalogError(f"die {quote(die.name)}: one of {', '.join(DICE_COLOURS)}")
         for f in die.faces:
+            if "crit" in f.symbols:
+                raise CatalogError(f"die {die.name}: face {f.code} shows 'crit': the dragon "
+                                   "is the critical symbol (it also deals one damage), "
+                                   "so write the face as a dragon")
             if set(f.symbols) - set(SYMBOLS):
                 raise CatalogError(f"die {die.name}: face {f.code} shows an unknown symbol "
                                    f"(known: {', '.join(SYMBOLS)})")
@@ -332,7 +346,9 @@ def read_creature(d: object, i: int) -> Creature:
                     tuple(abilities), leadership)
 
 
-_CARD_KEYS = {"name", "type", "effect", "enchantment", "armour", "uses", "trigger", "range"}
+_CARD_KEYS = {"name", "type", "effect", "enchantment", "armour", "uses", "trigger", "range",
+              "place"}
+PLACES = ("hero", "zone")  # where a summoned minion comes
 
 
 def read_card(d: object, i: int) -> Card:
@@ -342,7 +358,7 @@ def read_card(d: object, i: int) -> Card:
     typ = d.get("type")
     if typ not in CARD_TYPES:
         raise CatalogError(f"{w}: type: one of {', '.join(CARD_TYPES)}, not {quote(typ)}")
-    allowed = {"spell": PLAYED | BONUS, "relic": MODIFY, "building": BONUS,
+    allowed = {"spell": PLAYED | BONUS, "relic": MODIFY | {"movement"}, "building": BONUS,
                "tactic": MODIFY}[typ]
     eff = d.get("effect")
     effect = None if eff in (None, "") else Effect.parse(eff, f"{w}: effect", allowed)
@@ -364,12 +380,21 @@ def read_card(d: object, i: int) -> Card:
     uses = _int(d.get("uses", 0), f"{w}: uses", 0, 9)
     if typ != "relic" and (armour or uses):
         raise CatalogError(f"{w}: only a relic has armour or uses")
-    if typ == "relic" and (effect is None) != (uses == 0):
+    # A relic's dice effect is spent a use at a time; its movement lasts while equipped.
+    lasting = effect is not None and effect.verb == "movement"
+    if typ == "relic" and not lasting and (effect is None) != (uses == 0):
         raise CatalogError(f"{w}: a relic with an effect says how many uses it has")
+    if lasting and uses:
+        raise CatalogError(f"{w}: movement lasts while the relic is equipped: no uses")
+    place = d.get("place", "hero")
+    if place not in PLACES or (place != "hero" and (effect is None
+                                                    or effect.verb != "summon")):
+        raise CatalogError(f"{w}: place: where a summon puts its minions, "
+                           f"{' or '.join(PLACES)}")
     if typ in ("building", "tactic") and effect is None:
         raise CatalogError(f"{w}: a {typ} needs an effect")
     return Card(slug(name), name, typ, effect, ench, armour, uses, trigger or "",
-                _int(d.get("range", 0), f"{w}: range", 0, 20))
+                _int(d.get("range", 0), f"{w}: range", 0, 20), place)
 
 
 def read_feat(d: object, i: int) -> tuple[Feat, int]:

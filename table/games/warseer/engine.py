@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import combinations
 
 from . import attack as atk
 from .actions import (
@@ -168,17 +169,22 @@ def _summon(game: Game, s: State, a: Summon, events: list[Event]) -> None:
 
 
 # -- movement -------------------------------------------------------------------------------
-def movement(game: Game, u: Unit) -> int:
-    ench = sum(e.n for c in u.enchantments if (e := game.catalog.card(c).effect)
-               and e.verb == "movement")
-    return game.catalog.creature(u.name).movement + ench + u.bonus_move
+def movement(game: Game, s: State, u: Unit) -> int:
+    """Its card's movement, plus enchantments on it, a building's bonus this turn and,
+    for a hero, the movement its relics give while equipped."""
+    cards = list(u.enchantments)
+    if u.ref == f"{u.player}#0":
+        cards += [r.code for r in s.sides[u.player].relics]
+    extra = sum(e.n for c in cards if (e := game.catalog.card(c).effect)
+                and e.verb == "movement")
+    return game.catalog.creature(u.name).movement + extra + u.bonus_move
 
 
 def reachable(game: Game, s: State, u: Unit) -> dict[Hex, int]:
     """Each free hex ``u`` can move to now, with its cost: one per hex, two to enter
     difficult terrain; others' hexes are passed only by flyers, which pay one a hex."""
     assert u.hex is not None
-    budget = movement(game, u)
+    budget = movement(game, s, u)
     flying = game.catalog.creature(u.name).has("flying")
     taken = s.occupied()
     bf = game.battlefield
@@ -208,9 +214,12 @@ def _move(game: Game, s: State, a: Move, events: list[Event]) -> None:
         raise RulesError("no_unit", f"{a}: {a.unit} is not {a.player}'s on the battlefield")
     if u.moved:
         raise RulesError("moved", f"{a}: {a.unit} has moved this turn already")
+    if not game.battlefield.standable(a.hex):
+        raise RulesError("reach", f"{a}: no creature can stand in {a.hex} "
+                         f"({game.battlefield.terrain[a.hex].label})")
     if a.hex not in reachable(game, s, u):
         raise RulesError("reach", f"{a}: {a.unit} cannot reach {a.hex} (movement "
-                         f"{movement(game, u)}; difficult terrain costs 2, creatures bar "
+                         f"{movement(game, s, u)}; difficult terrain costs 2, creatures bar "
                          "the way)")
     frm = u.hex
     u.hex, u.moved = a.hex, True
@@ -222,11 +231,11 @@ def _reveal(s: State, player: str, code: str, a: Action) -> None:
     side = s.sides[player]
     if side.hand <= 0:
         raise RulesError("empty_hand", f"{a}: {player}'s hand is empty")
-    if code not in side.unseen:
-        raise RulesError("not_in_hand", f"{a}: {player} cannot hold {code}: every copy in "
-                         "their deck has been played")
-    side.unseen.remove(code)
-    side.hand -= 1
+    if not side.can_hold(code):
+        why = ("the hand's cards are known and it is not one of them"
+               if code in side.unseen else "every copy in their deck has been played")
+        raise RulesError("not_in_hand", f"{a}: {player} cannot hold {code}: {why}")
+    side.take(code)
 
 
 def _own_on_field(s: State, player: str, ref: str | None, a: Action) -> Unit:
@@ -256,15 +265,19 @@ def _apply_effect(game: Game, s: State, player: str, eff: Effect, target: str | 
                                  "hexes of your hero")
         deal(game, s, u.ref, eff.n, True, events)
     elif eff.verb == "summon":
-        hero = s.hero(player)
-        h = _hex_target(target, a)
-        if hero.place != FIELD or hero.hex is None or distance(h, hero.hex) != 1 \
-                or not game.battlefield.standable(h) or h in s.occupied():
-            raise RulesError("target", f"{a}: a minion comes into a free hex beside your hero")
-        ref = f"{player}#{len(game.warbands[player]) + s.minions[player]}"
-        s.minions[player] += 1
-        s.units[ref] = Unit(ref, player, eff.arg, FIELD, h)
-        events.append(Event("summoned", {"unit": ref, "hex": str(h), "minion": eff.arg}))
+        where = summon_hexes(game, s, player, card)
+        k = min(eff.n, len(where))
+        hexes = _hexes_target(target, a)
+        if k == 0 or len(hexes) != k or len(set(hexes)) != k or not set(hexes) <= set(where):
+            place = ("a free hex of your deployment zone" if card and card.place == "zone"
+                     else "a free hex beside your hero")
+            many = f"{k} different hexes, each" if k > 1 else "one hex,"
+            raise RulesError("target", f"{a}: name {many} {place}")
+        for h in hexes:
+            ref = f"{player}#{len(game.warbands[player]) + s.minions[player]}"
+            s.minions[player] += 1
+            s.units[ref] = Unit(ref, player, eff.arg, FIELD, h)
+            events.append(Event("summoned", {"unit": ref, "hex": str(h), "minion": eff.arg}))
     else:
         u = _own_on_field(s, player, target, a)
         if eff.verb == "heal":
@@ -283,11 +296,27 @@ def _apply_effect(game: Game, s: State, player: str, eff: Effect, target: str | 
             events.append(Event("enchanted", {"unit": u.ref, "card": card.code}))
 
 
-def _hex_target(target: str | None, a: Action) -> Hex:
+def _hexes_target(target: str | None, a: Action) -> list[Hex]:
     try:
-        return parse_hex(target or "")
+        return [parse_hex(h) for h in (target or "").split(",")]
     except ValueError:
-        raise RulesError("target", f"{a}: name a hex") from None
+        raise RulesError("target", f"{a}: name a hex, or hexes like a3,b3") from None
+
+
+def summon_hexes(game: Game, s: State, player: str, card: Card | None) -> list[Hex]:
+    """Where a card's summoned minions may come now, sorted: free hexes beside the hero
+    (the default; none while the hero is off the battlefield) or, for a card whose
+    ``place`` is ``zone``, free hexes of the player's deployment zone."""
+    bf, taken = game.battlefield, s.occupied()
+    if card is not None and card.place == "zone":
+        area: Iterable[Hex] = bf.deployment[player]
+    else:
+        hero = s.hero(player)
+        if hero.place != FIELD or hero.hex is None:
+            return []
+        area = neighbours(hero.hex)
+    return sorted((h for h in area if bf.standable(h) and h not in taken),
+                  key=lambda h: (h.col, h.row))
 
 
 def _play(game: Game, s: State, a: Play, events: list[Event]) -> None:
@@ -486,8 +515,9 @@ def _card_actions(game: Game, s: State, p: str, mine: Sequence[Unit],
     side = s.sides[p]
     out: list[Action] = []
     hero = s.hero(p)
-    if side.hand > 0:
-        for code in sorted(set(side.unseen)):
+    holdable = side.holdable()
+    if holdable:
+        for code in holdable:
             card = game.catalog.cards[code]
             for target in _targets(game, s, p, card.effect, card, mine, enemies, hero):
                 a = Play(p, code, target)
@@ -498,7 +528,7 @@ def _card_actions(game: Game, s: State, p: str, mine: Sequence[Unit],
                 if card.type != "tactic":
                     out.append(a)
         if not side.discarded:
-            out += [Discard(p, code) for code in sorted(set(side.unseen))]
+            out += [Discard(p, code) for code in holdable]
     for b in sorted(set(side.buildings) - set(side.buildings_used)):
         out += [Use(p, b, u.ref) for u in mine if u.building is None]
     if side.feat_hand > 0:
@@ -525,9 +555,7 @@ def _targets(game: Game, s: State, p: str, eff: Effect | None, card: Card | None
         return [e.ref for e in enemies if not rng or (
             hero.place == FIELD and hero.hex and e.hex and distance(hero.hex, e.hex) <= rng)]
     if eff.verb == "summon":
-        if hero.place != FIELD or hero.hex is None:
-            return []
-        taken = s.occupied()
-        return [str(h) for h in sorted(neighbours(hero.hex), key=lambda h: (h.col, h.row))
-                if game.battlefield.standable(h) and h not in taken]
+        where = summon_hexes(game, s, p, card)
+        k = min(eff.n, len(where))
+        return [",".join(map(str, hs)) for hs in combinations(where, k)] if k else []
     return [u.ref for u in mine]

@@ -16,7 +16,7 @@ from table.quoting import quote
 
 from . import engine
 from .actions import parse
-from .battlefield import Battlefield, BattlefieldError
+from .battlefield import Battlefield, BattlefieldError, standard_document
 from .catalog import CATALOG_FORMAT, Catalog, CatalogError, read_dice
 from .damage import victory_points
 from .errors import RulesError, SetupError
@@ -24,7 +24,7 @@ from .game import Game
 from .state import FIELD, MAIN, PLAYERS, Relic, State
 
 MAX_ACTIONS = 10_000
-_TOP = {"game", "catalog", "dice", "setup", "actions"}
+_TOP = {"game", "notes", "catalog", "dice", "battlefield", "setup", "actions"}
 _SETUP = {"warbands", "decks", "turn", "active", "feats_left", "placement", "wounds",
           "armour", "hand", "feat_hand", "hall", "relics", "buildings"}
 
@@ -68,6 +68,8 @@ def load(data: dict[str, Any], base: Catalog | None = None
             catalog = catalog.merged({**extra, "format": CATALOG_FORMAT})
     except CatalogError as e:
         raise ScenarioError(str(e)) from None
+    _notes(d.get("notes"))
+    battlefield = _battlefield(d.get("battlefield"))
     setup = _obj(d.get("setup"), "setup", _SETUP)
     wb = setup.get("warbands")
     if not isinstance(wb, dict) or set(wb) != set(PLAYERS) or not all(
@@ -81,7 +83,10 @@ def load(data: dict[str, Any], base: Catalog | None = None
         raise ScenarioError(f"actions: a list of at most {MAX_ACTIONS} actions")
     actions = []
     for i, a in enumerate(acts):
-        a = _obj(a, f"actions[{i}]", {"do", "action"})
+        a = _obj(a, f"actions[{i}]", {"do", "action", "expect"})
+        if "expect" in a and not isinstance(a["expect"], dict):
+            raise ScenarioError(f"actions[{i}].expect: an object (the step's result and "
+                                "the state after it, as far as it names them)")
         if a.get("do", "step") != "step":
             raise ScenarioError(f"actions[{i}]: do: step (a Warseer action in its notation)")
         try:
@@ -102,10 +107,44 @@ def load(data: dict[str, Any], base: Catalog | None = None
             except CatalogError as e:
                 raise ScenarioError(f"setup.decks.{p}: {e}") from None
     try:
-        game = Game.make(catalog, Battlefield.standard(), wb, decks)
+        game = Game.make(catalog, battlefield, wb, decks)
     except SetupError as e:
         return None, None, actions, {"error": "invalid_setup", "message": str(e)}
     return game, _position(game, setup), actions, None
+
+
+def _notes(v: object) -> None:
+    """``notes``: text for people (the rule a scenario checks), or a list of texts."""
+    texts = v if isinstance(v, list) else [v] if v is not None else []
+    if not all(isinstance(x, str) for x in texts) or sum(len(x) for x in texts) > 20_000:
+        raise ScenarioError("notes: text, or a list of texts (at most 20,000 characters)")
+
+
+def _battlefield(v: object) -> Battlefield:
+    """The standard battlefield, or the scenario's changes to its terrain:
+    ``{"clear": true}`` starts from a map without terrain, ``terrain_kinds`` adds kinds
+    (the battlefield file's shape), ``terrain`` sets hexes to a kind or to ``open``."""
+    if v is None:
+        return Battlefield.standard()
+    d = _obj(v, "battlefield", {"clear", "terrain_kinds", "terrain"})
+    doc = standard_document()
+    if not isinstance(d.get("clear", False), bool):
+        raise ScenarioError("battlefield.clear: true or false")
+    terrain = {} if d.get("clear") else dict(doc["terrain"])
+    changes = d.get("terrain", {})
+    kinds = d.get("terrain_kinds", {})
+    if not isinstance(changes, dict) or not isinstance(kinds, dict) or len(changes) > 500:
+        raise ScenarioError("battlefield: terrain is hex -> kind, terrain_kinds name -> kind")
+    for h, kind in changes.items():
+        if kind == "open":
+            terrain.pop(h, None)
+        else:
+            terrain[h] = kind
+    try:
+        return Battlefield.from_dict({**doc, "terrain": terrain,
+                                      "terrain_kinds": {**doc["terrain_kinds"], **kinds}})
+    except BattlefieldError as e:
+        raise ScenarioError(f"battlefield: {e}") from None
 
 
 def _position(game: Game, setup: dict[str, Any]) -> State:
@@ -143,7 +182,7 @@ def _position(game: Game, setup: dict[str, Any]) -> State:
             if ref not in s.units:
                 raise ScenarioError(f"setup.{key}: no creature {quote(ref)}")
             setattr(s.units[ref], key, _count(n, f"setup.{key}.{ref}"))
-    for key in ("hand", "feat_hand", "hall"):
+    for key in ("feat_hand", "hall"):
         for p, n in _per_player(setup, key).items():
             setattr(s.sides[p], key, _count(n, f"setup.{key}.{p}"))
     for p, cards in _per_player(setup, "relics").items():
@@ -151,7 +190,36 @@ def _position(game: Game, setup: dict[str, Any]) -> State:
     for p, cards in _per_player(setup, "buildings").items():
         s.sides[p].buildings = [_card(game, c, "building", p)
                                 for c in _names(cards, f"setup.buildings.{p}")]
+    hands = _per_player(setup, "hand")
+    for p in PLAYERS:
+        _deal(game, s, p, hands.get(p))
     return s
+
+
+def _deal(game: Game, s: State, p: str, hand: object) -> None:
+    """Where ``p``'s battle deck stands: its equipped relics and built buildings came
+    out of it, the hand holds ``hand`` cards (a count, or the cards by name, then known
+    to the rules) and the rest is the draw pile."""
+    side = s.sides[p]
+    for code in [r.code for r in side.relics] + side.buildings:
+        if code not in side.unseen:
+            raise ScenarioError(f"setup: {p}'s battle deck has no {code} left to have "
+                                "played (relics and buildings in play come from the deck)")
+        side.unseen.remove(code)
+    if isinstance(hand, list):
+        side.known = [_card(game, c, "", p) for c in _names(hand, f"setup.hand.{p}")]
+        for code in side.known:
+            if side.known.count(code) > side.unseen.count(code):
+                raise ScenarioError(f"setup.hand.{p}: {code} is named more times than "
+                                    f"{p}'s deck holds it (relics and buildings in play "
+                                    "counted)")
+        side.hand = len(side.known)
+    elif hand is not None:
+        side.hand = _count(hand, f"setup.hand.{p}")
+    if side.hand > len(side.unseen):
+        raise ScenarioError(f"setup.hand.{p}: {side.hand} cards in hand, but {p}'s deck "
+                            f"has {len(side.unseen)} left out of play")
+    side.draw_pile = len(side.unseen) - side.hand
 
 
 def _names(v: object, where: str) -> list[str]:
@@ -165,7 +233,7 @@ def _card(game: Game, name: str, typ: str, p: str) -> str:
         card = game.catalog.card_by_name(name)
     except CatalogError as e:
         raise ScenarioError(f"setup: {p}: {e}") from None
-    if card.type != typ:
+    if typ and card.type != typ:
         raise ScenarioError(f"setup: {p}: {card.name} is a {card.type}, not a {typ}")
     return card.code
 
@@ -180,12 +248,15 @@ def run(data: dict[str, Any], base: Catalog | None = None) -> dict[str, Any]:
     if setup_error is not None or game is None or state is None:
         return {"setup_error": setup_error}
     results: list[dict[str, Any]] = []
-    for a in actions:
+    steps = data.get("actions", [])
+    for i, a in enumerate(actions):
         try:
             state, events = engine.apply(state, a)
         except RulesError as e:
             results.append({"ok": False, "error": e.code, "message": e.message})
         else:
             results.append({"ok": True, "events": [ev.to_dict() for ev in events]})
+        if "expect" in steps[i]:  # the step's expectation is checked against this
+            results[-1]["state"] = state.to_dict()
     return {"results": results, "state": state.to_dict(),
             "points": {p: victory_points(game, state, p) for p in PLAYERS}}

@@ -69,6 +69,9 @@ class Side:
     hand: int  # support cards in hand
     draw_pile: int  # cards left in the battle deck
     unseen: list[str]  # codes of the deck's cards not yet revealed (hand or draw pile)
+    # Cards known to be in the hand (a scenario that names them); the rest of the hand,
+    # ``hand - len(known)`` cards, may be any unseen card that is not one of these.
+    known: list[str] = field(default_factory=list)
     history: list[str] = field(default_factory=list)  # cards discarded or spent
     relics: list[Relic] = field(default_factory=list)
     buildings: list[str] = field(default_factory=list)  # the City Zone
@@ -82,9 +85,31 @@ class Side:
     destroyed: int = 0  # enemy characters destroyed this turn
     buildings_used: list[str] = field(default_factory=list)
 
+    def holdable(self) -> list[str]:
+        """The codes this player may be holding now, sorted, each once."""
+        if self.hand <= 0:
+            return []
+        if self.hand > len(self.known):
+            return sorted(set(self.unseen))  # an unnamed card may be any unseen one...
+        return sorted(set(self.known))  # ...but a hand named in full holds only those
+
+    def can_hold(self, code: str) -> bool:
+        if code in self.known:
+            return True
+        return self.hand > len(self.known) and \
+            self.unseen.count(code) > self.known.count(code)
+
+    def take(self, code: str) -> None:
+        """``code`` leaves the hand (played, discarded); the caller checked ``can_hold``."""
+        if code in self.known:
+            self.known.remove(code)
+        self.unseen.remove(code)
+        self.hand -= 1
+
     def clone(self) -> Side:
         new = copy.copy(self)
         new.unseen, new.history = list(self.unseen), list(self.history)
+        new.known = list(self.known)
         new.relics = [copy.copy(r) for r in self.relics]
         new.buildings, new.feats_up = list(self.buildings), list(self.feats_up)
         new.buildings_used = list(self.buildings_used)
@@ -92,6 +117,7 @@ class Side:
 
     def to_dict(self) -> dict[str, Any]:
         return {"hand": self.hand, "draw_pile": self.draw_pile, "feat_hand": self.feat_hand,
+                **({"known_hand": sorted(self.known)} if self.known else {}),
                 "history": list(self.history), "relics": [r.to_dict() for r in self.relics],
                 "buildings": list(self.buildings), "hall": self.hall,
                 "feats_up": list(self.feats_up), "summoned": self.summoned,

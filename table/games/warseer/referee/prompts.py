@@ -30,8 +30,11 @@ def _involves(a: Any) -> tuple[list[str], list[str]]:
     units = [x for x in (getattr(a, "unit", None), getattr(a, "attacker", None),
                          getattr(a, "defender", None)) if x]
     target = getattr(a, "target", None)
-    if target:
-        (units if "#" in target else hexes).append(target)
+    if target:  # a creature, or the hexes a card names (several for a multiple summon)
+        if "#" in target:
+            units.append(target)
+        else:
+            hexes += target.split(",")
     return hexes, units
 
 

@@ -44,7 +44,7 @@ def _details(ref: Context, state: State, ref_: str) -> str:
     if u.armour:
         bits.append(f"{u.armour} armour")
     bits.append(f"{c.attack.type} {dice}, range {c.range}, "
-                f"movement {engine.movement(ref.game, u)}")
+                f"movement {engine.movement(ref.game, state, u)}")
     if c.attack.critical:
         bits.append(f"critical: {c.attack.critical}")
     if c.abilities:

@@ -62,7 +62,7 @@ class Words(Names):
             case A.Play():
                 tgt = ""
                 if a.target:
-                    tgt = " on " + (a.target if "#" not in a.target
+                    tgt = " on " + (" and ".join(a.target.split(",")) if "#" not in a.target
                                     else u(a.target) if a.target[:2] == a.player
                                     else self.piece(a.target, owner=True))
                 return f"{who} plays {self.card(a.card)}{tgt}"

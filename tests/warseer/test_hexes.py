@@ -8,6 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from table.games.warseer import hexes as hexes_mod
 from table.games.warseer.hexes import (
     Hex,
     centre,
@@ -152,3 +153,24 @@ def test_every_line_found_by_sampling_is_seen_by_the_exact_test():
             checked += 1
             assert line_of_sight(a, b, blockers), (a, b, blockers)
     assert checked > 100
+
+
+def _exact(a: Hex, b: Hex, blockers: list[Hex]) -> bool:
+    """The geometry alone, where the hexes stand: no answer kept, nothing moved."""
+    if distance(a, b) <= 1:
+        return True
+    ca, cb = centre(a), centre(b)
+    near = tuple(sorted({h for h in blockers if h not in (a, b) and hexes_mod._near(h, ca, cb)}))
+    return hexes_mod._sight.__wrapped__(a, b, near)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(hexes, hexes, st.lists(hexes, max_size=8)), min_size=1,
+                max_size=6))
+def test_kept_answers_are_the_geometrys_answers(cases):
+    # Answers are asked from the origin and kept (a shut pair's smallest shutting part
+    # too); a sequence of questions must still get what the geometry says in place.
+    for a, b, blockers in cases:
+        assert line_of_sight(a, b, blockers) == _exact(a, b, blockers)
+        shifted = [Hex(h.q + 1, h.r - 2) for h in (a, b, *blockers)]
+        assert line_of_sight(shifted[0], shifted[1], shifted[2:]) == _exact(a, b, blockers)

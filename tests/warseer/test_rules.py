@@ -294,3 +294,44 @@ def test_any_text_is_an_action_or_a_clear_refusal(text):
         engine.apply(s, a)
     except RulesError:
         pass
+
+
+def _walked(g, s, u) -> dict:
+    """Where ``u`` can go, worked out the slow plain way: relax every hex's cost until
+    nothing changes (no queue, nothing kept between questions)."""
+    bf = g.battlefield
+    flying = g.catalog.creature(u.name).has("flying")
+    taken = {x.hex for x in s.units.values() if x.place == FIELD}
+    budget = engine.movement(g, s, u)
+    cost = {u.hex: 0}
+    changed = True
+    while changed:
+        changed = False
+        for h, c in list(cost.items()):
+            for n in bf.adjacent[h]:
+                if not flying and (not bf.standable(n) or n in taken):
+                    continue
+                step = 2 if not flying and bf.difficult(n) else 1
+                if c + step <= budget and c + step < cost.get(n, 99):
+                    cost[n] = c + step
+                    changed = True
+    return {h: c for h, c in cost.items() if h != u.hex and h not in taken and bf.standable(h)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([f"{c}{r}" for c in "abcdefghi" for r in range(1, 9)]),
+                min_size=2, max_size=7, unique=True), st.integers(0, 3))
+def test_kept_moves_are_the_plain_walks_answer(spots, wisps):
+    # Answers about movement are kept with the battlefield and asked again from other
+    # positions; each must still be what a plain walk over the map finds.
+    g = game()
+    refs = ["p1#1", "p1#2", "p1#3", "p2#1", "p2#2", "p2#3", "p1#0"]
+    where = {r: h for r, h in zip(refs, spots, strict=False) if h not in ("a5", "i4")}
+    s = position(g, where)
+    if wisps and "p1#1" in where:
+        s.units["p1#1"].enchantments = ["swift-winds"] * wisps  # more movement
+    for u in s.on_field():
+        assert dict(engine.reachable(g, s, u)) == _walked(g, s, u)
+        assert [str(a) for a in engine.moves(g, s, u, s.occupied())] == \
+            [f"{u.player} move {u.ref} {h}" for h in sorted(
+                _walked(g, s, u), key=lambda h: (h.col, h.row))]

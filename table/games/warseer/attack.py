@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 
 from .actions import Action, Advance, Counterblow, Declare, Modify, Pass, Push, Roll
 from .catalog import SYMBOLS, Card, Effect
@@ -60,6 +61,18 @@ def blockers(game: Game, s: State, *free: Hex | None) -> set[Hex]:
     return out
 
 
+def targets(game: Game, attacker: Unit, enemies: Iterable[Unit],
+            blocking: set[Hex]) -> list[Unit]:
+    """The ``enemies`` ``attacker`` may attack now (``can_target`` says why not, for one;
+    this is the same test without the words, for listing legal actions)."""
+    a = attacker.hex
+    if a is None:
+        return []
+    reach = game.catalog.creature(attacker.name).range
+    return [e for e in enemies if e.hex is not None and distance(a, e.hex) <= reach
+            and line_of_sight(a, e.hex, blocking)]
+
+
 def can_target(game: Game, s: State, attacker: Unit, defender: Unit,
                blocking: set[Hex] | None = None) -> str | None:
     """Why ``attacker`` cannot attack ``defender`` now, or None."""
@@ -67,10 +80,11 @@ def can_target(game: Game, s: State, attacker: Unit, defender: Unit,
     if a is None or d is None:
         return "not on the battlefield"
     reach = game.catalog.creature(attacker.name).range
-    if distance(a, d) > reach:
-        return f"out of range ({distance(a, d)} hexes; its range is {reach})"
+    far = distance(a, d)
+    if far > reach:
+        return f"out of range ({far} hexes; its range is {reach})"
     blocking = blockers(game, s) if blocking is None else blocking
-    if not line_of_sight(a, d, blocking - {a, d}):
+    if not line_of_sight(a, d, blocking):  # (its own ends never block)
         return "not in its line of sight"
     return None
 

@@ -17,7 +17,7 @@ from typing import Any
 from table.maps import hex_grid
 from table.quoting import quote
 
-from .hexes import Hex, neighbours, offset, parse_hex
+from .hexes import Hex, distance, neighbours, offset, parse_hex
 
 PLAYERS = ("p1", "p2")
 
@@ -67,6 +67,33 @@ class Battlefield:
     @cached_property
     def difficult_hexes(self) -> frozenset[Hex]:
         return frozenset(h for h, t in self.terrain.items() if t.difficult)
+
+    @cached_property
+    def answers(self) -> dict[Any, Any]:
+        """Answers the rules keep about this battlefield (where a creature can move,
+        by what stands around it): they depend on its terrain, so they live with it."""
+        return {}
+
+    def disk(self, centre: Hex, radius: int) -> frozenset[Hex]:
+        """The battlefield's hexes within ``radius`` of ``centre`` (kept: asked often)."""
+        key = ("disk", centre, radius)
+        found = self.answers.get(key)
+        if found is None:
+            found = self.answers[key] = frozenset(
+                h for h in self.hexes if distance(h, centre) <= radius)
+        return found  # type: ignore[no-any-return]
+
+    @cached_property
+    def by_place(self) -> dict[Hex, int]:
+        """Each hex's rank in reading order (column, then row): how lists of hexes are
+        sorted for people and for the rules' stable order."""
+        return {h: i for i, h in enumerate(sorted(self.hexes, key=lambda h: (h.col, h.row)))}
+
+    @cached_property
+    def zones_in_order(self) -> dict[str, tuple[Hex, ...]]:
+        """Each player's deployment zone, in reading order."""
+        return {p: tuple(sorted(z, key=self.by_place.__getitem__))
+                for p, z in self.deployment.items()}
 
     def standable(self, h: Hex) -> bool:
         return h in self.standable_hexes

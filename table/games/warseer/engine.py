@@ -22,10 +22,10 @@ are tablesight's reading where it is silent):
 
 from __future__ import annotations
 
-import heapq
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
+from typing import Any
 
 from . import attack as atk
 from .actions import (
@@ -172,39 +172,83 @@ def _summon(game: Game, s: State, a: Summon, events: list[Event]) -> None:
 def movement(game: Game, s: State, u: Unit) -> int:
     """Its card's movement, plus enchantments on it, a building's bonus this turn and,
     for a hero, the movement its relics give while equipped."""
+    base = game.catalog.creature(u.name).movement + u.bonus_move
     cards = list(u.enchantments)
     if u.ref == f"{u.player}#0":
         cards += [r.code for r in s.sides[u.player].relics]
-    extra = sum(e.n for c in cards if (e := game.catalog.card(c).effect)
-                and e.verb == "movement")
-    return game.catalog.creature(u.name).movement + extra + u.bonus_move
+    if not cards:
+        return base
+    return base + sum(e.n for c in cards if (e := game.catalog.card(c).effect)
+                      and e.verb == "movement")
 
 
-def reachable(game: Game, s: State, u: Unit) -> dict[Hex, int]:
+def reachable(game: Game, s: State, u: Unit,
+              taken: Mapping[Hex, str] | None = None) -> Mapping[Hex, int]:
     """Each free hex ``u`` can move to now, with its cost: one per hex, two to enter
-    difficult terrain; others' hexes are passed only by flyers, which pay one a hex."""
+    difficult terrain; others' hexes are passed only by flyers, which pay one a hex.
+    ``taken``: ``s.occupied()``, when the caller has it already. Not to be changed."""
+    return _reach(game, s, u, taken)[1]
+
+
+def moves(game: Game, s: State, u: Unit, taken: Mapping[Hex, str]) -> tuple[Move, ...]:
+    """``u``'s moves, in reading order of their hexes. Actions are values, so the same
+    moves from the same place among the same creatures are made once and kept."""
+    reach, _, key = _reach(game, s, u, taken)
+    kept = game.battlefield.answers
+    mine = ("moves", u.ref, key)
+    found = kept.get(mine)
+    if found is None:
+        found = kept[mine] = tuple(Move(u.player, u.ref, h) for h in reach)
+    return found  # type: ignore[no-any-return]
+
+
+_REACH_KEPT = 50_000  # answers kept per battlefield (a game asks a few thousand)
+
+
+def _reach(game: Game, s: State, u: Unit, taken: Mapping[Hex, str] | None
+           ) -> tuple[tuple[Hex, ...], dict[Hex, int], tuple[Any, ...]]:
+    """(the hexes in reading order, their costs, the key the answer is kept under)."""
+    # Where a creature can go depends only on its hex, its movement, whether it flies and
+    # the creatures within its movement (one further away can be neither passed nor
+    # stood on): a game asks the same again and again, so answers are kept with the
+    # battlefield, whose terrain they also depend on.
     assert u.hex is not None
     budget = movement(game, s, u)
     flying = game.catalog.creature(u.name).has("flying")
-    taken = s.occupied()
+    taken = s.occupied() if taken is None else taken
+    start = u.hex
     bf = game.battlefield
+    near = bf.disk(start, budget).intersection(taken)
+    key = (start, budget, flying, near)
+    kept = bf.answers
+    hit = kept.get(key)
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
     adjacent, standable, difficult = bf.adjacent, bf.standable_hexes, bf.difficult_hexes
-    best = {u.hex: 0}
-    heap = [(0, u.hex.q, u.hex.r)]
-    while heap:
-        cost, q, r = heapq.heappop(heap)
-        h = Hex(q, r)
-        if cost > best[h]:
-            continue
-        for n in adjacent[h]:
-            if not flying and (n not in standable or n in taken):
-                continue
-            c = cost + (2 if not flying and n in difficult else 1)
-            if c <= budget and c < best.get(n, budget + 1):
-                best[n] = c
-                heapq.heappush(heap, (c, n.q, n.r))
-    return {h: c for h, c in best.items()
-            if h != u.hex and h not in taken and h in standable}
+    best = {start: 0}
+    # Steps cost one or two: hexes are taken cheapest first from one list per cost.
+    by_cost: list[list[Hex]] = [[start]] + [[] for _ in range(budget)]
+    for cost, hexes in enumerate(by_cost):
+        for h in hexes:
+            if best[h] != cost:
+                continue  # reached more cheaply since it was listed here
+            for n in adjacent[h]:
+                if flying:
+                    c = cost + 1
+                elif n not in standable or n in near:
+                    continue
+                else:
+                    c = cost + 2 if n in difficult else cost + 1
+                if c <= budget and c < best.get(n, budget + 1):
+                    best[n] = c
+                    by_cost[c].append(n)
+    del best[start]
+    out = {h: c for h, c in best.items() if h not in near and h in standable}
+    answer = (tuple(sorted(out, key=bf.by_place.__getitem__)), out, key)
+    if len(kept) >= _REACH_KEPT:
+        kept.clear()
+    kept[key] = answer
+    return answer
 
 
 def _move(game: Game, s: State, a: Move, events: list[Event]) -> None:
@@ -385,14 +429,24 @@ def _discard(game: Game, s: State, a: Discard, events: list[Event]) -> None:
 # -- feats ----------------------------------------------------------------------------------
 def feat_met(game: Game, s: State, player: str, code: str) -> bool:
     what, n = game.catalog.feat(code).condition
-    side, hero = s.sides[player], s.hero(player)
-    enemy_zone = game.battlefield.deployment[other(player)]
-    count = {"destroyed": lambda: side.destroyed, "relics": lambda: len(side.relics),
-             "buildings": lambda: len(side.buildings), "hall": lambda: side.hall,
-             "zone": lambda: sum(1 for u in s.on_field(player) if u.hex in enemy_zone),
-             "minions": lambda: sum(1 for u in s.on_field(player)
-                                    if game.catalog.creature(u.name).kind == "minion"),
-             "unhurt": lambda: int(hero.place == FIELD and hero.wounds == 0)}[what]()
+    side = s.sides[player]
+    if what == "destroyed":
+        count = side.destroyed
+    elif what == "relics":
+        count = len(side.relics)
+    elif what == "buildings":
+        count = len(side.buildings)
+    elif what == "hall":
+        count = side.hall
+    elif what == "zone":
+        enemy_zone = game.battlefield.deployment[other(player)]
+        count = sum(1 for u in s.on_field(player) if u.hex in enemy_zone)
+    elif what == "minions":
+        count = sum(1 for u in s.on_field(player)
+                    if game.catalog.creature(u.name).kind == "minion")
+    else:  # unhurt
+        hero = s.hero(player)
+        count = int(hero.place == FIELD and hero.wounds == 0)
     return count >= n
 
 
@@ -470,12 +524,12 @@ def legal_actions(s: State) -> list[Action]:
     if s.phase == OVER:
         return []
     bf = game.battlefield
-    free = lambda h: bf.standable(h) and h not in s.occupied()  # noqa: E731
-    by_place = lambda h: (h.col, h.row)  # noqa: E731
+    taken = s.occupied()
+    standable = bf.standable_hexes
     if s.phase == DEPLOY:
         p = s.active
-        return [Deploy(p, f"{p}#0", h) for h in sorted(bf.deployment[p], key=by_place)
-                if free(h)]
+        return [Deploy(p, f"{p}#0", h) for h in bf.zones_in_order[p]
+                if h in standable and h not in taken]
     at = s.attack
     if at is not None:
         if at.step == atk.MODIFY:
@@ -493,18 +547,22 @@ def legal_actions(s: State) -> list[Action]:
     mine = sorted(s.on_field(p), key=lambda u: u.ref)
     enemies = sorted(s.on_field(other(p)), key=lambda u: u.ref)
     if not side.summoned:
-        zone = [h for h in sorted(bf.deployment[p], key=by_place) if free(h)]
+        zone = tuple(h for h in bf.zones_in_order[p] if h in standable and h not in taken)
+        kept = bf.answers
         for u in sorted(s.units.values(), key=lambda u: u.ref):
             if u.player == p and u.place == CAMP and u.ref != f"{p}#0":
-                out += [Summon(p, u.ref, h) for h in zone]
+                key = ("summons", u.ref, zone)
+                found = kept.get(key)
+                if found is None:
+                    found = kept[key] = tuple(Summon(p, u.ref, h) for h in zone)
+                out += found
     for u in mine:
         if not u.moved:
-            out += [Move(p, u.ref, h) for h in sorted(reachable(game, s, u), key=by_place)]
+            out += moves(game, s, u, taken)
     blocking = atk.blockers(game, s)
     for u in mine:
         if not u.attacked:
-            out += [Declare(p, u.ref, e.ref) for e in enemies
-                    if atk.can_target(game, s, u, e, blocking) is None]
+            out += [Declare(p, u.ref, e.ref) for e in atk.targets(game, u, enemies, blocking)]
     out += _card_actions(game, s, p, mine, enemies)
     out.append(EndTurn(p))
     return out
@@ -517,16 +575,16 @@ def _card_actions(game: Game, s: State, p: str, mine: Sequence[Unit],
     hero = s.hero(p)
     holdable = side.holdable()
     if holdable:
+        cards = game.catalog.cards
         for code in holdable:
-            card = game.catalog.cards[code]
-            for target in _targets(game, s, p, card.effect, card, mine, enemies, hero):
-                a = Play(p, code, target)
-                if card.type == "relic" and (hero.place != FIELD or len(side.relics)
-                                             >= MAX_RELICS or any(r.code == code
-                                                                  for r in side.relics)):
-                    continue
-                if card.type != "tactic":
-                    out.append(a)
+            card = cards[code]
+            if card.type == "tactic":
+                continue  # played on its trigger, never in the main phase
+            if card.type == "relic" and (hero.place != FIELD or len(side.relics) >= MAX_RELICS
+                                         or any(r.code == code for r in side.relics)):
+                continue
+            out += [Play(p, code, target)
+                    for target in _targets(game, s, p, card.effect, card, mine, enemies, hero)]
         if not side.discarded:
             out += [Discard(p, code) for code in holdable]
     for b in sorted(set(side.buildings) - set(side.buildings_used)):

@@ -8,7 +8,6 @@ never changed afterwards."""
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +23,12 @@ CAMP, FIELD, HISTORY, GONE = "camp", "field", "history", "gone"
 
 def other(p: str) -> str:
     return "p2" if p == "p1" else "p1"
+
+
+# A copy starts as a bare instance whose fields are copied in, then its mutable parts
+# replaced: what ``copy.copy`` does, without its generic protocol, which costs more than
+# the copying (and the engine clones at every action).
+_bare = object.__new__
 
 
 @dataclass
@@ -43,7 +48,8 @@ class Unit:
     enchantments: list[str] = field(default_factory=list)  # spell codes on it
 
     def clone(self) -> Unit:
-        new = copy.copy(self)
+        new = _bare(Unit)
+        new.__dict__.update(self.__dict__)
         new.enchantments = list(self.enchantments)
         return new
 
@@ -107,10 +113,11 @@ class Side:
         self.hand -= 1
 
     def clone(self) -> Side:
-        new = copy.copy(self)
+        new = _bare(Side)
+        new.__dict__.update(self.__dict__)
         new.unseen, new.history = list(self.unseen), list(self.history)
         new.known = list(self.known)
-        new.relics = [copy.copy(r) for r in self.relics]
+        new.relics = [Relic(r.code, r.armour, r.uses) for r in self.relics]
         new.buildings, new.feats_up = list(self.buildings), list(self.feats_up)
         new.buildings_used = list(self.buildings_used)
         return new
@@ -154,7 +161,8 @@ class Attack:
     advance: bool = False  # the critical effect Advance was triggered
 
     def clone(self) -> Attack:
-        new = copy.copy(self)
+        new = _bare(Attack)
+        new.__dict__.update(self.__dict__)
         new.faces, new.extra = list(self.faces), list(self.extra)
         new.added, new.used = dict(self.added), list(self.used)
         return new
@@ -188,7 +196,8 @@ class State:
     def clone(self) -> State:
         """A copy the engine may change: every mutable part copied (a deep copy is ten
         times slower, and the engine clones once per action)."""
-        new = copy.copy(self)
+        new = _bare(State)
+        new.__dict__.update(self.__dict__)
         new.units = {r: u.clone() for r, u in self.units.items()}
         new.sides = {p: sd.clone() for p, sd in self.sides.items()}
         new.feats_revealed = list(self.feats_revealed)

@@ -53,6 +53,7 @@ def bench_rules(games: int = 200, seed: int = 1, checks: int = 20000,
         if counter % keep_every == 0 and len(samples) < checks:
             samples.append((before, action))
 
+    peer_before = chess_peer(games=max(2, games // 8), seed=seed)
     start = time.perf_counter()
     for _ in range(games):
         t0 = time.perf_counter()
@@ -62,6 +63,7 @@ def bench_rules(games: int = 200, seed: int = 1, checks: int = 20000,
         capped += p.capped
         rerolls += p.rerolls
     total = time.perf_counter() - start
+    peer_after = chess_peer(games=max(2, games // 8), seed=seed + 1)
 
     # The playouts above also paid for the sampling hook; time actions on their own.
     apply_us: list[float] = []
@@ -88,6 +90,10 @@ def bench_rules(games: int = 200, seed: int = 1, checks: int = 20000,
                    f"on {platform.machine()}",
         "games": games,
         "games_per_second": round(games / total, 1),
+        # Decisions a second (dice and every player's choice, legal actions listed at
+        # each), against python-chess's plies a second in the same minute.
+        "actions_per_second": round(sum(n_actions) / total),
+        "peer": _peer_figures(peer_before, peer_after, sum(n_actions) / total),
         "median_ms_per_game": round(statistics.median(per_game) * 1000, 2),
         "median_actions_per_game": statistics.median(n_actions),
         "games_capped": capped,
@@ -100,6 +106,43 @@ def bench_rules(games: int = 200, seed: int = 1, checks: int = 20000,
         "legal_actions_p50_us": round(_pct(legal_us, 50), 1),
         "legal_actions_p99_us": round(_pct(legal_us, 99), 1),
     }
+
+
+def chess_peer(games: int, seed: int) -> tuple[int, float] | None:
+    """(plies, seconds) of random chess games in python-chess, the Python rules engine
+    the project measures its own against: every legal move listed at each ply, one
+    picked at random, to mate, stalemate, the fifty-move rule, too little material or
+    400 plies. None when python-chess is not installed (it is a test dependency)."""
+    try:
+        import chess
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    plies = 0
+    t0 = time.perf_counter()
+    for _ in range(games):
+        board = chess.Board()
+        for _ in range(400):
+            moves = list(board.legal_moves)
+            if not moves or board.halfmove_clock >= 100 or board.is_insufficient_material():
+                break
+            board.push(rng.choice(moves))
+            plies += 1
+    return plies, time.perf_counter() - t0
+
+
+def _peer_figures(before: tuple[int, float] | None, after: tuple[int, float] | None,
+                  ours: float) -> dict[str, Any]:
+    if before is None or after is None:
+        return {"engine": "python-chess", "note": "not installed: pip install chess"}
+    import chess
+
+    rate = (before[0] + after[0]) / (before[1] + after[1])
+    return {"engine": f"python-chess {chess.__version__}",
+            "plies_per_second": round(rate),
+            "plies_per_second_before_and_after": [round(before[0] / before[1]),
+                                                  round(after[0] / after[1])],
+            "ratio": round(ours / rate, 2)}
 
 
 # -- the table box -------------------------------------------------------------------

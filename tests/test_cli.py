@@ -67,6 +67,11 @@ def test_bench_rules_reports_figures():
     assert out["check_action_p99_us"] >= out["check_action_p50_us"] > 0
     assert out["game"] == "dreamblade" and out["games_capped"] == 0
     assert out["reject_action_p99_us"] >= out["reject_action_p50_us"] > 0
+    # the peer in the same minute: python-chess, a test dependency
+    assert out["peer"]["engine"].startswith("python-chess ")
+    assert out["peer"]["plies_per_second"] > 0 and out["actions_per_second"] > 0
+    ratio = out["actions_per_second"] / out["peer"]["plies_per_second"]
+    assert abs(out["peer"]["ratio"] - ratio) < 0.01
     r = run("bench", "rules", "--game", "chess")
     assert r.returncode == 2 and "no game 'chess' is installed" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1

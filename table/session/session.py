@@ -29,7 +29,7 @@ from table.device import DeviceEvent, StreamPosition
 from table.errors import ActionRefused, CommandRefused, NotationError, SetupRefused
 from table.observation import Observation
 from table.quoting import quote
-from table.system import Explanation, Prompt, Referee, RulesEvent
+from table.system import Explanation, Prompt, Referee, RulesEvent, check_player
 
 from .setup import Setup
 from .storage import REPLAYED_KINDS, GameLog, StorageError
@@ -309,7 +309,24 @@ class Session:
         }
         for name, fn in self.referee.commands().items():
             handlers.setdefault(name, lambda c, src, o, fn=fn: fn(self, c, src, o))
+        # The dashboard's Ready button (and a box button a game maps to it): the prompt's
+        # proposal, for a game whose referee has no "ready" of its own.
+        handlers.setdefault("ready", self._cmd_ready)
         return handlers
+
+    def _cmd_ready(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
+        """``{"do": "ready", "player": "p1"}``: what the prompt proposes now, for the
+        player it asks."""
+        player = check_player(cmd.get("player"))
+        p = self.referee.prompt(self.state)
+        if not p.proposal:
+            raise CommandRefused("nothing waits for Ready now: "
+                                 + self.words.humanize(p.text))
+        if p.player is not None and player != p.player:
+            raise CommandRefused(f"{self.words.player(p.player)} is asked, not "
+                                 f"{self.words.player(player)}")
+        self.play(self.referee.parse_action(p.proposal), source, out)
+        self.after_change(out)
 
     def _run(self, handler: Callable[[dict[str, Any], str, list[SessionEvent]], None],
              cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:

@@ -23,7 +23,7 @@ def game(warbands: Mapping[str, list[str]] | None = None) -> Game:
 
 def position(g: Game, where: Mapping[str, str], active: str = "p1") -> State:
     """The main phase of turn 1 with the named creatures on the named hexes."""
-    s = engine.new_state(g)
+    s = engine.new_state(g, opening=False)
     s.phase, s.turn, s.active = MAIN, 1, active
     for ref, h in where.items():
         u = s.units[ref]

@@ -1,5 +1,6 @@
-"""Warseer's dashboard in Debian's Chromium at a phone, a laptop and a TV size: the hex
-battlefield with its terrain and deployment zones, an attack's dice entered on the dice
+"""Warseer's dashboard in Debian's Chromium at a phone, a laptop and a TV size: the
+opening confirmed with the Ready button, the hex battlefield with its terrain and
+deployment zones, an attack's dice entered on the dice
 card one colour at a time, the modification round answered by each player on its card,
 the push picked on the board, wounds on the creature's chip, and the score with hands,
 relics, the Hall of Fame and the feats left."""
@@ -20,7 +21,8 @@ from .test_session import WARBANDS
 
 
 def _position(session: Session) -> None:
-    for a in ("p1 deploy p1#0 d2", "p2 deploy p2#0 d7", "p1 summon p1#1 f2",
+    for a in ("p1 draw", "p1 return", "p2 draw", "p2 return",
+              "p1 deploy p1#0 d2", "p2 deploy p2#0 d7", "p1 summon p1#1 f2",
               "p1 move p1#1 f5", "p1 play tower-shield", "p1 end", "p2 move p2#0 d5",
               "p2 attack p2#0 p1#1"):
         session.command({"do": "action", "action": a})
@@ -88,3 +90,36 @@ def test_an_attack_played_on_the_dashboard(tmp_path: Path, screen: str,
         server.stop()
     assert not blocked, blocked
     assert session.state.units["p1#1"].wounds == 2
+
+
+@pytest.mark.parametrize("screen,size", [("phone", (390, 844)), ("laptop", (1280, 800)),
+                                         ("tv", (1920, 1080))])
+def test_the_opening_is_confirmed_with_the_ready_button(tmp_path: Path, screen: str,
+                                                        size: tuple[int, int]) -> None:
+    log = GameLog(tmp_path / "games.db")
+    session = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
+                                           "names": {"p1": "Ann", "p2": "Bob"}}), log)
+    server = Server(create_app(TableServices(session, log=log)), "127.0.0.1", 0).start()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            pg = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            pg.goto(server.url)
+            prompt = pg.locator("#prompt")
+            expect(prompt).to_contain_text("Ann: shuffle your battle deck and draw seven cards")
+            ready = pg.locator("button[data-ready]")
+            expect(ready).to_have_text("Ready: seven cards drawn")
+            expect(pg.locator("#options button[data-action]")).to_have_count(0)
+            pg.screenshot(path=str(ARTIFACTS / f"warseer-opening-{screen}.png"))
+            with pg.expect_response("**/api/command"):
+                ready.click()
+            expect(prompt).to_contain_text("Ann: put three of your seven cards back")
+            with pg.expect_response("**/api/command"):
+                pg.keyboard.press("Enter")  # the same button from the keyboard
+            expect(prompt).to_contain_text("Bob: shuffle your battle deck")
+            assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
+            browser.close()
+    finally:
+        server.stop()
+    assert (session.state.sides["p1"].hand, session.state.active) == (4, "p2")

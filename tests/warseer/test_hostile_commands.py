@@ -28,7 +28,8 @@ commands = st.fixed_dictionaries(
 
 def _session() -> Session:
     s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS}))
-    for a in ("p1 deploy p1#0 d2", "p2 deploy p2#0 d7", "p1 summon p1#1 f2",
+    for a in ("p1 draw", "p1 return", "p2 draw", "p2 return", "p1 deploy p1#0 d2",
+              "p2 deploy p2#0 d7", "p1 summon p1#1 f2",
               "p1 move p1#1 f5", "p1 end", "p2 move p2#0 d5", "p2 attack p2#0 p1#1"):
         s.command({"do": "action", "action": a})
     return s

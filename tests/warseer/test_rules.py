@@ -48,9 +48,49 @@ def test_a_deck_must_hold_a_starting_draw():
 
 
 # -- the start and the turn ---------------------------------------------------------------
-def test_start_hands_deployment_and_turn_start_draws():
+def test_the_opening_draws_seven_and_returns_three_p1_first():
     g = game()
     s = engine.new_state(g)
+    deck = len(g.decks["p1"])
+    assert s.phase == "opening" and s.sides["p1"].hand == 0
+    assert [str(a) for a in engine.legal_actions(s)] == ["p1 draw"]
+    for bad, why in (("p1 deploy p1#0 c1", "returns three first"), ("p2 draw", "p1, then p2"),
+                     ("p1 return", "draws seven cards first"), ("p1 end", "opening")):
+        with pytest.raises(RulesError, match=why):
+            engine.apply(s, parse(bad))
+    s, ev = play(g, s, "p1 draw")
+    assert (s.sides["p1"].hand, s.sides["p1"].draw_pile) == (7, deck - 7)
+    assert [str(a) for a in engine.legal_actions(s)] == ["p1 return"]
+    s, ev = play(g, s, "p1 return", "p2 draw", "p2 return")
+    assert kinds(ev) == ["returned", "drew", "returned"]
+    assert s.phase == "deploy" and s.active == "p1"
+    assert all((sd.hand, sd.draw_pile) == (4, deck - 4) for sd in s.sides.values())
+
+
+def test_an_opening_with_named_cards_knows_the_hand():
+    g = game()
+    s = engine.new_state(g)
+    seven = "fire-bolt,fire-bolt,parry,fury,insight,shrine,tower-shield"
+    with pytest.raises(RulesError, match="name 7 cards, not 2"):
+        engine.apply(s, parse("p1 draw fire-bolt,parry"))
+    with pytest.raises(RulesError, match="parry is not among the deck's cards"):
+        engine.apply(s, parse("p1 draw parry,parry,parry,fury,insight,shrine,fury"))
+    s, _ = play(g, s, f"p1 draw {seven}")
+    with pytest.raises(RulesError, match="stables is not in the hand"):
+        engine.apply(s, parse("p1 return stables,parry,fury"))
+    s, _ = play(g, s, "p1 return fire-bolt,shrine,tower-shield")
+    assert sorted(s.sides["p1"].known) == ["fire-bolt", "fury", "insight", "parry"]
+    s, _ = play(g, s, "p2 draw", "p2 return", "p1 deploy p1#0 c1", "p2 deploy p2#0 c8")
+    # The turn's draw may be any card left in the deck; the four kept are known.
+    s, _ = play(g, s, "p1 play stone-skin p1#0")
+    with pytest.raises(RulesError, match="not one of them"):
+        engine.apply(s, parse("p1 play mending-light p1#0"))
+    s, _ = play(g, s, "p1 play insight")
+
+
+def test_start_hands_deployment_and_turn_start_draws():
+    g = game()
+    s = engine.new_state(g, opening=False)
     deck = len(g.decks["p1"])
     assert s.sides["p1"].hand == 4 and s.sides["p1"].draw_pile == deck - 4
     with pytest.raises(RulesError, match="deployment zone"):

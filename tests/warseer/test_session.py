@@ -35,6 +35,9 @@ def seen(session: Session, frame: int, moved: dict[str, str] | None = None,
                        frozenset(hidden))
 
 
+OPENING = ("p1 draw", "p1 return", "p2 draw", "p2 return")  # the cards stay secret
+
+
 def roll(player: str, *numbers: int) -> DeviceEvent:
     return DeviceEvent("roll", 0.0, player, sides=6, numbers=numbers)
 
@@ -45,6 +48,16 @@ def test_a_game_of_warseer_at_the_table(tmp_path) -> None:
                              "names": {"p1": "Ann", "p2": "Bob"}})
     s = Session.new(setup, log)
     assert log.games()[0].game == "warseer"
+    # The opening, on the dashboard: the cards stay in the players' hands.
+    assert s.prompt().text.startswith("Ann: shuffle your battle deck and draw seven cards")
+    assert s.prompt().proposal_label == "seven cards drawn"
+    with pytest.raises(CommandRefused, match="Ann is asked, not Bob"):
+        s.command({"do": "ready", "player": "p2"})
+    for a in ("p1 draw", "p1 return", "p2 draw"):
+        assert s.prompt().proposal == a
+        s.command({"do": "ready", "player": a[:2]})  # the Ready button
+    assert s.prompt().text.startswith("Bob: put three of your seven cards back")
+    s.command({"do": "action", "action": "p2 return"})  # or typed
     assert s.prompt().text.startswith("Ann: put your hero Diodor on a hex")
     # Deployment seen by the camera.
     out = s.observe(seen(s, 1, {"p1#0": "d2"}))
@@ -105,7 +118,8 @@ def test_a_game_of_warseer_at_the_table(tmp_path) -> None:
 def test_a_minion_keeps_its_name_after_a_restart(tmp_path) -> None:
     log = GameLog(tmp_path / "games.db")
     s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS}), log)
-    for a in ("p1 deploy p1#0 d2", "p2 deploy p2#0 d7", "p1 play call-the-wisp d3"):
+    for a in (*OPENING, "p1 deploy p1#0 d2", "p2 deploy p2#0 d7",
+              "p1 play call-the-wisp d3"):
         s.command({"do": "action", "action": a})
     wisp = next(p for p in s.snapshot()["board"]["pieces"] if p["ref"] == "p1#4")
     assert wisp["label"] == "Wisp 1"
@@ -200,7 +214,7 @@ def test_the_real_table_watches_warseers_map_and_resumes_after_a_crash(tmp_path)
 
 def test_the_main_phase_lists_attacks_and_feats_before_the_hex_by_hex_choices() -> None:
     s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS}))
-    for a in ("p1 deploy p1#0 d2", "p2 deploy p2#0 d7"):
+    for a in (*OPENING, "p1 deploy p1#0 d2", "p2 deploy p2#0 d7"):
         s.command({"do": "action", "action": a})
     verbs = [c["action"].split()[1] for c in s.prompt().choices]
     assert verbs.index("play") < verbs.index("summon") < verbs.index("move")
@@ -344,7 +358,7 @@ def test_without_a_camera_nothing_is_asked_for(tmp_path) -> None:
     s = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
                                      "names": {"p1": "Ann", "p2": "Bob"}}),
                     GameLog(tmp_path / "games.db"))
-    for a in ("p1 deploy p1#0 d2", "p2 deploy p2#0 d7", "p1 summon p1#1 f2",
+    for a in (*OPENING, "p1 deploy p1#0 d2", "p2 deploy p2#0 d7", "p1 summon p1#1 f2",
               "p1 play call-the-wisp d3"):
         s.command({"do": "action", "action": a})
     assert s.prompt().text.startswith("Ann's turn 1")

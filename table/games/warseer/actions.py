@@ -2,6 +2,9 @@
 ``parse`` that reads it back (``parse(str(a)) == a``). Every action starts with the
 player who takes it::
 
+    p1 draw                    the opening: seven cards from the deck into the hand
+    p1 return                  the opening: three of them back into the deck, shuffled
+    p1 return parry,fury,shove   (either may name its cards, where the rules may know them)
     p1 deploy p1#0 c1          the hero into the deployment zone, before turn 1
     p1 summon p1#3 b2          a character from the War Camp (one a turn)
     p1 move p1#2 d4            a creature's move (once a turn, up to its movement)
@@ -39,6 +42,25 @@ REF = re.compile(r"p[12]#\d{1,3}")
 CODE = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 FACE = re.compile(r"[A-Za-z0-9+_-]{1,8}")
 SOURCE = re.compile(r"(warlord|cover|(tactic|relic):[a-z0-9][a-z0-9-]{0,39})")
+
+
+@spelled("{player} draw[ {cards:,}]")
+@dataclass(frozen=True)
+class Draw:
+    """The opening: seven cards from the shuffled battle deck into the hand (named when
+    the rules may know them, as in a rules scenario; at the table they stay secret)."""
+
+    player: str
+    cards: tuple[str, ...] | None = None
+
+
+@spelled("{player} return[ {cards:,}]")
+@dataclass(frozen=True)
+class Return:
+    """The opening: three cards of the hand back into the deck, which is shuffled."""
+
+    player: str
+    cards: tuple[str, ...] | None = None
 
 
 @spelled("{player} deploy {unit} {hex}")
@@ -161,8 +183,8 @@ class EndTurn:
     player: str
 
 
-Action = (Deploy | Summon | Move | Declare | Roll | Modify | Pass | Push | Advance
-          | Counterblow | Play | Use | Discard | PlayFeat | SpendFeat | EndTurn)
+Action = (Draw | Return | Deploy | Summon | Move | Declare | Roll | Modify | Pass | Push
+          | Advance | Counterblow | Play | Use | Discard | PlayFeat | SpendFeat | EndTurn)
 
 
 def _ref(t: str, text: str) -> str:
@@ -208,6 +230,16 @@ def parse(text: object) -> Action:
     if verb in shapes and len(rest) != shapes[verb]:
         raise NotationError(f"{verb} takes {shapes[verb]} word(s) after it: {quote(text)}")
     match verb:
+        case "draw" | "return":
+            if len(rest) > 1:
+                raise NotationError(f"{verb} may name its cards, joined by commas: "
+                                    f"{quote(text)}")
+            cards = None
+            if rest:
+                cards = tuple(_code(c, text) for c in rest[0].split(","))
+                if len(cards) > 12:
+                    raise NotationError(f"at most 12 cards in {quote(text)}")
+            return (Draw if verb == "draw" else Return)(p, cards)
         case "deploy" | "summon" | "move" | "push":
             cls = {"deploy": Deploy, "summon": Summon, "move": Move, "push": Push}[verb]
             return cls(p, _ref(rest[0], text), _hex(rest[1], text))

@@ -25,8 +25,8 @@ from .state import FIELD, MAIN, PLAYERS, Relic, State
 
 MAX_ACTIONS = 10_000
 _TOP = {"game", "notes", "catalog", "dice", "battlefield", "setup", "actions"}
-_SETUP = {"warbands", "decks", "turn", "active", "feats_left", "placement", "wounds",
-          "armour", "hand", "feat_hand", "hall", "relics", "buildings"}
+_SETUP = {"warbands", "decks", "opening", "turn", "active", "feats_left", "placement",
+          "wounds", "armour", "hand", "feat_hand", "hall", "relics", "buildings"}
 
 
 def _obj(v: object, where: str, allowed: set[str]) -> dict[str, Any]:
@@ -148,7 +148,16 @@ def _battlefield(v: object) -> Battlefield:
 
 
 def _position(game: Game, setup: dict[str, Any]) -> State:
-    s = engine.new_state(game)
+    opening = setup.get("opening", False)
+    if not isinstance(opening, bool):
+        raise ScenarioError("setup.opening: true (the game starts before the opening) or "
+                            "false")
+    if opening:
+        if set(setup) - {"warbands", "decks", "opening"}:
+            raise ScenarioError("setup.opening: a game before its opening has only its "
+                                "warbands and decks set")
+        return engine.new_state(game)
+    s = engine.new_state(game, opening=False)
     placement = setup.get("placement")
     if placement is None and "turn" not in setup:
         return s  # the heroes deploy first

@@ -175,7 +175,7 @@ class Attack:
                 "passes": self.passes, "used": list(self.used), "damage": self.damage}
 
 
-DEPLOY, MAIN, OVER = "deploy", "main", "over"
+OPENING, DEPLOY, MAIN, OVER = "opening", "deploy", "main", "over"
 
 
 @dataclass

@@ -54,6 +54,8 @@ def next_intent(ref: Context, state: State, rng: random.Random) -> Intent | None
         if at.step == COUNTER:
             return _physical(A.Counterblow(at.to_act))
         return _physical(rng.choice(legal))
+    if isinstance(legal[0], A.Draw | A.Return):  # the opening, one step each
+        return _physical(legal[0])
     if isinstance(legal[0], A.Deploy):
         return _physical(rng.choice(legal))
     return _physical(_main_choice(ref, state, legal, rng))

@@ -14,7 +14,7 @@ from table.system import Prompt
 from .. import actions as A
 from .. import attack as atk
 from .. import engine
-from ..state import ADVANCE, COUNTER, DEPLOY, FIELD, MODIFY, OVER, PUSH, State
+from ..state import ADVANCE, COUNTER, DEPLOY, FIELD, MODIFY, OPENING, OVER, PUSH, State
 from .context import Context
 
 MAX_OPTIONS = 400  # a main phase with a full hand has ~200; a screen lists them by hex
@@ -91,6 +91,19 @@ def _prompt(ref: Context, state: State) -> Prompt:
         who = "a draw" if state.winner == "draw" else f"{w.player(state.winner)} wins"
         return Prompt("game_over", None, f"The game is over: {who}, "
                       f"{pts['p1']} to {pts['p2']} victory points")
+    if state.phase == OPENING:
+        p = state.active
+        if isinstance(legal[0], A.Draw):
+            text = (f"{w.player(p)}: shuffle your battle deck and draw seven cards "
+                    "(keep them secret)")
+            label = "seven cards drawn"
+        else:
+            text = (f"{w.player(p)}: put three of your seven cards back into your battle "
+                    "deck and shuffle it: four stay in your hand")
+            label = "four cards in hand"
+        # One step, no choice: the screen's Ready button ("Ready: seven cards drawn").
+        return Prompt("opening", p, text, tuple(map(str, legal)),
+                      proposal=str(legal[0]), proposal_label=label)
     if state.phase == DEPLOY:
         p = state.active
         rows = sorted({h.row + 1 for h in ref.game.battlefield.deployment[p]})

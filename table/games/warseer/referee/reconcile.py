@@ -142,13 +142,16 @@ class Camera:
         if not self._problems(state, seen):
             return Reconciliation(True, gone=gone)
         found = []
-        for a in self._candidates(state, seen):
+        # The opening's cards stay in the players' hands: a hero put down during it says
+        # the opening is done, and the deployment follows its steps.
+        base, opening = engine.after_opening(state)
+        for a in self._candidates(base, seen):
             try:
-                new, _ = engine.apply(state, a)
+                new, _ = engine.apply(base, a)
             except ValueError:
                 continue
-            if not self._problems(new, seen, {**self.lingering, **_left(state, new, a)}):
-                found.append(Explanation((a,), new))
+            if not self._problems(new, seen, {**self.lingering, **_left(base, new, a)}):
+                found.append(Explanation((*opening, a), new))
         return Reconciliation(False, found, gone=gone)
 
     def _candidates(self, state: State, seen: Seen) -> list:

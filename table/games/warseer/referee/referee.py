@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from table.device import DeviceEvent
@@ -38,6 +39,9 @@ from .wording import Words
 
 class WarseerReferee(Referee):
     correction_fields: ClassVar[tuple[str, ...]] = ("unit", "to")
+    # The box's Ready button does what the dashboard's does: the prompt's proposal (the
+    # opening's steps, the end of a turn).
+    button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({"ready": "ready"})
     engine = engine
 
     def __init__(self, game: Game, names: Mapping[str, str], stickers: Stickers) -> None:

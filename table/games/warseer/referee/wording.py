@@ -37,6 +37,12 @@ class Words(Names):
         who = self.player(a.player)
         u = self.piece
         match a:
+            case A.Draw():
+                named = f": {', '.join(map(self.card, a.cards))}" if a.cards else ""
+                return f"{who} draws seven cards{named}"
+            case A.Return():
+                named = f" ({', '.join(map(self.card, a.cards))})" if a.cards else ""
+                return f"{who} returns three cards{named} and shuffles the deck"
             case A.Deploy():
                 return f"{who}: {u(a.unit)} deploys on {a.hex}"
             case A.Summon():

@@ -60,6 +60,10 @@ def variant(**changes):
     (variant(setup_relics={"p1": ["Tower Shield"]},
              setup_decks={"p1": ["Fire Bolt"] * 7, "p2": ["Fire Bolt"] * 7}),
      "no tower-shield left"),
+    (variant(setup_opening="yes"), "setup.opening: true"),
+    (variant(setup_opening=True), "only its warbands and decks"),
+    (variant(actions=[{"do": "step", "action": "p1 draw a,b,c,d,e,f,g,h,i,j,k,l,m"}]),
+     "at most 12 cards"),
     (variant(notes={"rule": 1}), "notes: text"),
     (variant(notes=["x" * 20_001]), "notes: text"),
     (variant(battlefield={"terrain": {"c4": "volcano"}}), "unknown kind 'volcano'"),
@@ -118,7 +122,8 @@ json_values = st.recursive(
                                         "notes", "battlefield"]),
                        json_values, max_size=5),
        st.dictionaries(st.sampled_from([*sorted(BASE["setup"]), "turn", "wounds", "hand",
-                                        "relics", "buildings", "feats_left"]), json_values,
+                                        "relics", "buildings", "feats_left", "opening"]),
+                       json_values,
                        max_size=4))
 def test_any_json_is_a_result_or_a_scenario_error(top, setup):
     data = {**variant(), **top, "game": "warseer"}

@@ -7,10 +7,12 @@ relics, the Hall of Fame and the feats left."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 from table.session import GameLog, Session, Setup
 from tablesight.server import Server
@@ -19,23 +21,19 @@ from web import TableServices, create_app
 from ..web.test_browser import ARTIFACTS, CHROMIUM, FLAGS
 from .test_session import WARBANDS
 
-
-def _position(session: Session) -> None:
-    for a in ("p1 draw", "p1 return", "p2 draw", "p2 return",
-              "p1 deploy p1#0 d2", "p2 deploy p2#0 d7", "p1 summon p1#1 f2",
-              "p1 move p1#1 f5", "p1 play tower-shield", "p1 end", "p2 move p2#0 d5",
-              "p2 attack p2#0 p1#1"):
-        session.command({"do": "action", "action": a})
+SCREENS = [("phone", (390, 844)), ("laptop", (1280, 800)), ("tv", (1920, 1080))]
 
 
-@pytest.mark.parametrize("screen,size", [("phone", (390, 844)), ("laptop", (1280, 800)),
-                                         ("tv", (1920, 1080))])
-def test_an_attack_played_on_the_dashboard(tmp_path: Path, screen: str,
-                                           size: tuple[int, int]) -> None:
+@contextmanager
+def _dashboard(tmp_path: Path, size: tuple[int, int], *actions: str
+               ) -> Iterator[tuple[Session, Page, list[str]]]:
+    """A new game between Ann and Bob after ``actions``, its dashboard open in Chromium
+    at ``size``; and the Content Security Policy complaints the page logged."""
     log = GameLog(tmp_path / "games.db")
     session = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
                                            "names": {"p1": "Ann", "p2": "Bob"}}), log)
-    _position(session)
+    for a in actions:
+        session.command({"do": "action", "action": a})
     server = Server(create_app(TableServices(session, log=log)), "127.0.0.1", 0).start()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     blocked: list[str] = []
@@ -46,80 +44,81 @@ def test_an_attack_played_on_the_dashboard(tmp_path: Path, screen: str,
             pg.on("console", lambda m: "Content Security Policy" in m.text
                   and blocked.append(m.text))
             pg.goto(server.url)
-            expect(pg.locator("#board g.cell polygon")).to_have_count(72)
-            expect(pg.locator('#board g.cell[data-cell="c4"]')).to_contain_text("F")
-            prompt = pg.locator("#prompt")
-            expect(prompt).to_contain_text("Kaitlynn attacks Ann's Gil-Talas")
-            dice = pg.locator("#dice")
-            expect(dice).to_contain_text("Bob rolls 2 silver dice")
-            expect(dice.locator("button[data-face]")).to_have_count(5)  # distinct faces
-            dice.locator('button[data-face="D"]').click()
-            dice.locator('button[data-face="S"]').click()
-            with pg.expect_response("**/api/command"):
-                dice.locator("button[data-roll]").click()
-            # The modification round: each player answers on the attack's card.
-            card = pg.locator("#combat")
-            expect(card).to_contain_text("shows 1 sword, 1 dragon")
-            expect(card.locator("button")).to_contain_text(["Bob: pass"])
-            pg.screenshot(path=str(ARTIFACTS / f"warseer-modify-{screen}.png"), full_page=True)
-            with pg.expect_response("**/api/command"):
-                card.locator("button", has_text="Bob: pass").click()
-            expect(card).to_contain_text("Ann to act")
-            with pg.expect_response("**/api/command"):
-                card.locator("button", has_text="Ann: pass").click()
-            # The push: the free hexes beside Gil-Talas light up; a tap picks one.
-            expect(prompt).to_contain_text("Bob pushes Gil-Talas (2 damage so far)")
-            pg.click('#board g.cell[data-cell="f6"]')
-            expect(pg.locator("#options .options button")).to_have_count(1)
-            with pg.expect_response("**/api/command"):
-                pg.locator("#options .options button").first.click()
-            chip = pg.locator('#board g.cell[data-cell="f6"] g.mini')
-            expect(chip).to_have_count(1)
-            expect(chip).to_contain_text("2")  # two wounds on Gil-Talas's chip
-            score = pg.locator("#score")
-            expect(score).to_contain_text("Victory points")
-            expect(score).to_contain_text("Feats left in the Feats deck")
-            expect(score).to_contain_text("relics: Tower Shield (2 armour)")
-            expect(score).to_contain_text("Hall of Fame 0")
-            expect(pg.locator("#zones")).to_contain_text("War Camp")
-            expect(prompt).to_contain_text("Bob's turn 2")
-            pg.screenshot(path=str(ARTIFACTS / f"warseer-after-{screen}.png"), full_page=True)
-            assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
+            yield session, pg, blocked
             browser.close()
     finally:
         server.stop()
+
+
+POSITION = ("p1 draw", "p1 return", "p2 draw", "p2 return",
+            "p1 deploy p1#0 d2", "p2 deploy p2#0 d7", "p1 summon p1#1 f2",
+            "p1 move p1#1 f5", "p1 play tower-shield", "p1 end", "p2 move p2#0 d5",
+            "p2 attack p2#0 p1#1")
+
+
+@pytest.mark.parametrize("screen,size", SCREENS)
+def test_an_attack_played_on_the_dashboard(tmp_path: Path, screen: str,
+                                           size: tuple[int, int]) -> None:
+    with _dashboard(tmp_path, size, *POSITION) as (session, pg, blocked):
+        expect(pg.locator("#board g.cell polygon")).to_have_count(72)
+        expect(pg.locator('#board g.cell[data-cell="c4"]')).to_contain_text("F")
+        prompt = pg.locator("#prompt")
+        expect(prompt).to_contain_text("Kaitlynn attacks Ann's Gil-Talas")
+        dice = pg.locator("#dice")
+        expect(dice).to_contain_text("Bob rolls 2 silver dice")
+        expect(dice.locator("button[data-face]")).to_have_count(5)  # distinct faces
+        dice.locator('button[data-face="D"]').click()
+        dice.locator('button[data-face="S"]').click()
+        with pg.expect_response("**/api/command"):
+            dice.locator("button[data-roll]").click()
+        # The modification round: each player answers on the attack's card.
+        card = pg.locator("#combat")
+        expect(card).to_contain_text("shows 1 sword, 1 dragon")
+        expect(card.locator("button")).to_contain_text(["Bob: pass"])
+        pg.screenshot(path=str(ARTIFACTS / f"warseer-modify-{screen}.png"), full_page=True)
+        with pg.expect_response("**/api/command"):
+            card.locator("button", has_text="Bob: pass").click()
+        expect(card).to_contain_text("Ann to act")
+        with pg.expect_response("**/api/command"):
+            card.locator("button", has_text="Ann: pass").click()
+        # The push: the free hexes beside Gil-Talas light up; a tap picks one.
+        expect(prompt).to_contain_text("Bob pushes Gil-Talas (2 damage so far)")
+        pg.click('#board g.cell[data-cell="f6"]')
+        expect(pg.locator("#options .options button")).to_have_count(1)
+        with pg.expect_response("**/api/command"):
+            pg.locator("#options .options button").first.click()
+        chip = pg.locator('#board g.cell[data-cell="f6"] g.mini')
+        expect(chip).to_have_count(1)
+        expect(chip).to_contain_text("2")  # two wounds on Gil-Talas's chip
+        score = pg.locator("#score")
+        expect(score).to_contain_text("Victory points")
+        expect(score).to_contain_text("Feats left in the Feats deck")
+        expect(score).to_contain_text("relics: Tower Shield (2 armour)")
+        expect(score).to_contain_text("Hall of Fame 0")
+        expect(pg.locator("#zones")).to_contain_text("War Camp")
+        expect(prompt).to_contain_text("Bob's turn 2")
+        pg.screenshot(path=str(ARTIFACTS / f"warseer-after-{screen}.png"), full_page=True)
+        assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
     assert not blocked, blocked
     assert session.state.units["p1#1"].wounds == 2
 
 
-@pytest.mark.parametrize("screen,size", [("phone", (390, 844)), ("laptop", (1280, 800)),
-                                         ("tv", (1920, 1080))])
+@pytest.mark.parametrize("screen,size", SCREENS)
 def test_the_opening_is_confirmed_with_the_ready_button(tmp_path: Path, screen: str,
                                                         size: tuple[int, int]) -> None:
-    log = GameLog(tmp_path / "games.db")
-    session = Session.new(Setup.from_dict({"system": "warseer", "warbands": WARBANDS,
-                                           "names": {"p1": "Ann", "p2": "Bob"}}), log)
-    server = Server(create_app(TableServices(session, log=log)), "127.0.0.1", 0).start()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            pg = browser.new_page(viewport={"width": size[0], "height": size[1]})
-            pg.goto(server.url)
-            prompt = pg.locator("#prompt")
-            expect(prompt).to_contain_text("Ann: shuffle your battle deck and draw seven cards")
-            ready = pg.locator("button[data-ready]")
-            expect(ready).to_have_text("Ready: seven cards drawn")
-            expect(pg.locator("#options button[data-action]")).to_have_count(0)
-            pg.screenshot(path=str(ARTIFACTS / f"warseer-opening-{screen}.png"))
-            with pg.expect_response("**/api/command"):
-                ready.click()
-            expect(prompt).to_contain_text("Ann: put three of your seven cards back")
-            with pg.expect_response("**/api/command"):
-                pg.keyboard.press("Enter")  # the same button from the keyboard
-            expect(prompt).to_contain_text("Bob: shuffle your battle deck")
-            assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
-            browser.close()
-    finally:
-        server.stop()
+    with _dashboard(tmp_path, size) as (session, pg, blocked):
+        prompt = pg.locator("#prompt")
+        expect(prompt).to_contain_text("Ann: shuffle your battle deck and draw seven cards")
+        ready = pg.locator("button[data-ready]")
+        expect(ready).to_have_text("Ready: seven cards drawn")
+        expect(pg.locator("#options button[data-action]")).to_have_count(0)
+        pg.screenshot(path=str(ARTIFACTS / f"warseer-opening-{screen}.png"))
+        with pg.expect_response("**/api/command"):
+            ready.click()
+        expect(prompt).to_contain_text("Ann: put three of your seven cards back")
+        with pg.expect_response("**/api/command"):
+            pg.keyboard.press("Enter")  # the same button from the keyboard
+        expect(prompt).to_contain_text("Bob: shuffle your battle deck")
+        assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
+    assert not blocked, blocked
     assert (session.state.sides["p1"].hand, session.state.active) == (4, "p2")

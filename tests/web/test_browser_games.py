@@ -59,17 +59,25 @@ def test_a_hex_game_the_dashboard_never_heard_of(track_installed, tmp_path: Path
                 pg.locator("#options .options button").first.click()
             chip = pg.locator('#board g.cell[data-cell="s0"] g.mini')
             expect(chip).to_have_count(1)
-            # Measured once the table has moved on: until then the board may be drawn
-            # again (the command's answer, then the event stream), and an element
-            # replaced between finding and measuring has no box.
             expect(pg.locator("#prompt")).to_contain_text("Bob: roll the die")
             # The pawn's chip lies inside its hex, and its name reads from arm's length.
-            hex_box = pg.locator('#board g.cell[data-cell="s0"] polygon').bounding_box()
-            chip_box = chip.locator("rect").bounding_box()
-            assert hex_box and chip_box
+            # Measured in one step in the page: the board may be drawn again at any time
+            # (the command's answer, then the event stream), and an element replaced
+            # between finding it and measuring it has no box.
+            box = pg.evaluate("""() => {
+              const cell = document.querySelector('#board g.cell[data-cell="s0"]');
+              const box = (q) => {
+                const el = cell && cell.querySelector(q);
+                if (!el) return null;
+                const r = el.getBoundingClientRect();
+                return {x: r.x, width: r.width, height: r.height};
+              };
+              return {hex: box("polygon"), chip: box("g.mini rect"), text: box("g.mini text")};
+            }""")
+            hex_box, chip_box, text = box["hex"], box["chip"], box["text"]
+            assert hex_box and chip_box, box
             assert hex_box["x"] < chip_box["x"] and \
                 chip_box["x"] + chip_box["width"] < hex_box["x"] + hex_box["width"]
-            text = chip.locator("text").bounding_box()
             assert text is not None and text["height"] >= 11, text
             pg.screenshot(path=str(ARTIFACTS / f"hex-game-{screen}.png"), full_page=True)
             assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]

@@ -6,8 +6,9 @@ turn for its effect. ``card_actions`` lists them for ``engine.legal_actions``.""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
+from typing import Any
 
 from .actions import Action, Discard, Play, PlayFeat, SpendFeat, Use
 from .catalog import Card, Effect
@@ -242,10 +243,14 @@ def spend_feat(game: Game, s: State, a: SpendFeat, events: list[Event]) -> None:
 
 def card_actions(game: Game, s: State, p: str, mine: Sequence[Unit],
                   enemies: Sequence[Unit]) -> list[Action]:
+    """The main phase's card actions, in a stable order: cards played (by card, then
+    target), discarded, buildings used, feats played face up or spent."""
     side = s.sides[p]
     out: list[Action] = []
     hero = s.hero(p)
     holdable = side.holdable()
+    # Actions are values: the same card with the same targets is made once and kept.
+    kept = game.battlefield.answers
     if holdable:
         cards = game.catalog.cards
         for code in holdable:
@@ -255,23 +260,34 @@ def card_actions(game: Game, s: State, p: str, mine: Sequence[Unit],
             if card.type == "relic" and (hero.place != FIELD or len(side.relics) >= MAX_RELICS
                                          or any(r.code == code for r in side.relics)):
                 continue
-            out += [Play(p, code, target)
-                    for target in _targets(game, s, p, card.effect, card, mine, enemies, hero)]
+            targets = tuple(_targets(game, s, p, card.effect, card, mine, enemies, hero))
+            out += _values(kept, Play, (p, code), targets)
         if not side.discarded:
-            out += [Discard(p, code) for code in holdable]
-    for b in sorted(set(side.buildings) - set(side.buildings_used)):
-        out += [Use(p, b, u.ref) for u in mine if u.building is None]
+            out += _values(kept, Discard, (p,), tuple(holdable))
+    if side.buildings:
+        for b in sorted(set(side.buildings) - set(side.buildings_used)):
+            out += [Use(p, b, u.ref) for u in mine if u.building is None]
     if side.feat_hand > 0:
-        for code in sorted(game.catalog.feats):
+        for code in game.catalog.feats_in_order:
             if s.feats_revealed.count(code) >= game.catalog.feat_copies[code]:
                 continue
             if feat_met(game, s, p, code):
                 out.append(PlayFeat(p, code))
             eff = game.catalog.feats[code].discard
             if not side.feat_spent and eff is not None:
-                out += [SpendFeat(p, code, t)
-                        for t in _targets(game, s, p, eff, None, mine, enemies, hero)]
+                targets = tuple(_targets(game, s, p, eff, None, mine, enemies, hero))
+                out += _values(kept, SpendFeat, (p, code), targets)
     return out
+
+
+def _values(kept: dict[Any, Any], cls: Callable[..., Action], head: tuple[Any, ...],
+            lasts: tuple[Any, ...]) -> tuple[Action, ...]:
+    """``cls(*head, x)`` for each ``x`` of ``lasts``, made once and kept in ``kept``."""
+    key = (cls, head, lasts)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = tuple(cls(*head, x) for x in lasts)
+    return found  # type: ignore[no-any-return]
 
 
 def _targets(game: Game, s: State, p: str, eff: Effect | None, card: Card | None,

@@ -20,6 +20,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from typing import Any
 
@@ -133,7 +134,11 @@ class Creature:
     leadership: Mapping[int, int] = field(default_factory=dict)  # heroes: rank -> how many
 
     def has(self, ability: str) -> bool:
-        return any(a.split()[0] == ability for a in self.abilities)
+        return ability in self.ability_names
+
+    @cached_property
+    def ability_names(self) -> frozenset[str]:  # asked at every move and attack
+        return frozenset(a.split()[0] for a in self.abilities)
 
     def ability_n(self, ability: str) -> int:
         for a in self.abilities:
@@ -214,6 +219,11 @@ class Catalog:
                 if name in (c.name, c.code):
                     return c
         raise CatalogError(f"no support card {quote(name)} in the catalog")
+
+    @cached_property
+    def feats_in_order(self) -> tuple[str, ...]:
+        """The feats' codes, sorted: the order legal actions list them in."""
+        return tuple(sorted(self.feats))
 
     def feats_deck(self) -> tuple[str, ...]:
         """The shared Feats deck, each copy by its feat's code."""

@@ -200,7 +200,7 @@ def line_of_sight(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
     known = _KNOWN.get(key)
     if known is None:
         shut = _SHUT.get(d)
-        if shut and any(m.issubset(near) for m in shut):
+        if shut and _shuts(shut, near):
             known = False
         else:
             known = _sight(_ORIGIN, d, near)
@@ -236,9 +236,22 @@ def _around(d: Hex) -> frozenset[tuple[int, int]]:
 # later set holding such a part is answered without the geometry: in a game the same
 # creature or wood stands between the same two hexes again and again, and a shut pair
 # costs the exact test a hundred times an open one.
-_SHUT: dict[Hex, list[frozenset[tuple[int, int]]]] = {}  # by the step from one hex to the other
+# By the step from one hex to the other: the single hexes that shut it alone, and the
+# larger smallest parts (no part kept holds another).
+_Shut = tuple[set[tuple[int, int]], list[frozenset[tuple[int, int]]]]
+_SHUT: dict[Hex, _Shut] = {}
 _SHUT_PAIRS = 20_000  # a bound on memory: every step on a 26 x 26 battlefield fits
 _SHUT_PER_PAIR = 64
+
+
+def _shuts(shut: _Shut, near: tuple[tuple[int, int], ...]) -> bool:
+    singles, larger = shut
+    if not singles.isdisjoint(near):
+        return True
+    if not larger:
+        return False
+    present = frozenset(near)
+    return any(m <= present for m in larger)
 
 
 def _remember_shut(a: Hex, b: Hex, near: tuple[tuple[int, int], ...]) -> None:
@@ -249,9 +262,13 @@ def _remember_shut(a: Hex, b: Hex, near: tuple[tuple[int, int], ...]) -> None:
             core = fewer
     if len(_SHUT) >= _SHUT_PAIRS:
         _SHUT.clear()
-    kept = _SHUT.setdefault(b, [])  # a is the origin
-    if len(kept) < _SHUT_PER_PAIR:
-        kept.append(frozenset(core))
+    singles, larger = _SHUT.setdefault(b, (set(), []))  # a is the origin
+    part = frozenset(core)
+    if len(part) == 1:
+        singles.update(part)
+        larger[:] = [m for m in larger if not part <= m]
+    elif len(larger) < _SHUT_PER_PAIR:
+        larger[:] = [m for m in larger if not part <= m] + [part]
 
 
 @lru_cache(maxsize=4096)  # the shut-set search asks the same sets again

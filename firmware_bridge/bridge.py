@@ -99,7 +99,7 @@ class TableBox:
         self.reconnects = 0
         self.stats = {"delivered": 0, "duplicates": 0, "out_of_order": 0, "bad_frames": 0,
                       "bad_messages": 0, "reboots": 0, "skipped": 0, "stale_rolls": 0,
-                      "lost_in_reboots": 0, "lost_presses": 0}
+                      "lost_in_reboots": 0, "lost_presses": 0, "lost_count_went_back": 0}
         self.last_reason = ""  # why the link is down, for people (CLI, dashboard)
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
@@ -114,6 +114,10 @@ class TableBox:
         self._requests = itertools.count(secrets.randbelow(0xFFFF))
         self._issued: deque[int] = deque(maxlen=256)  # this process's requests
         self._replies: dict[int, P.Reply | P.Event] = {}  # only for requests in _issued
+        # The rolls this process waits for now: request -> (sides, dice, player or None).
+        # An answer to any other (answered already, given up) or unlike what was asked is
+        # set aside, never taken as the table's dice.
+        self._rolls_asked: dict[int, tuple[int, int, str | None]] = {}
         self._unknown_kinds: set[str] = set()  # reported once each
         self._backoff = 0.0  # extra wait before reopening (version mismatch)
         self._reply_cv = threading.Condition()
@@ -249,14 +253,23 @@ class TableBox:
 
     def _note_lost(self, total: int) -> None:
         """The box's lifetime count of presses lost to a full queue (HELLO, heartbeats):
-        any rise since we last heard it is reported (modulo 2^32: it never saturates)."""
+        any rise since we last heard it is reported (modulo 2^32: it never saturates). A
+        count that went back (a box that broke the rule of reporting only its saved
+        count, then lost power) cannot be read as a rise of four billion: it is said to
+        be uncountable, and the new count is the baseline."""
         if self.lost_total is not None and total != self.lost_total:
             n = (total - self.lost_total) % 2**32
-            self.stats["lost_presses"] += n
-            self._emit(DeviceEvent("lost_events", time.monotonic(),
-                                   detail={"count": n, "lost_total": total,
-                                           "reason": "its queue was full while the host "
-                                                     "was not listening"}))
+            if n < 2**31:
+                self.stats["lost_presses"] += n
+                detail: dict[str, object] = {
+                    "count": n, "lost_total": total,
+                    "reason": "its queue was full while the host was not listening"}
+            else:
+                self.stats["lost_count_went_back"] += 1
+                detail = {"count": None, "lost_total": total,
+                          "reason": "its count of lost presses went back (its memory lost "
+                                    "a write), so what it lost cannot be counted"}
+            self._emit(DeviceEvent("lost_events", time.monotonic(), detail=detail))
         self.lost_total = total
 
     def _on_hello(self, msg: P.Hello) -> None:
@@ -353,19 +366,26 @@ class TableBox:
                 return
             self._unknown_kinds.add(kind)
             ev = DeviceEvent("unknown_event", now, seq=msg.seq, detail={"text": msg.text})
-        elif msg.kind == "ROLL" and msg.request is not None and msg.request not in self._issued:
-            # The answer to a roll an earlier host process asked for (it crashed before
-            # it came): not this table's dice now.
-            self.stats["stale_rolls"] += 1
-            ev = DeviceEvent("stale_roll", now, seq=msg.seq, request=msg.request,
-                             sides=msg.sides, numbers=msg.numbers)
-        elif msg.kind == "ROLL":
-            ev = DeviceEvent("roll", now, player=msg.player, sides=msg.sides,
-                             numbers=msg.numbers, request=msg.request, seq=msg.seq)
-            if msg.request is not None:
-                with self._reply_cv:
+        elif msg.kind == "ROLL" and msg.request is not None:
+            with self._reply_cv:
+                asked = self._rolls_asked.get(msg.request)
+                why = _set_aside(msg, asked, msg.request in self._issued)
+                if asked is not None:
+                    # The waiting roll() takes its answer, or says at once it was wrong.
+                    del self._rolls_asked[msg.request]
                     self._replies[msg.request] = msg
                     self._reply_cv.notify_all()
+            if why:
+                self.stats["stale_rolls"] += 1
+                ev = DeviceEvent("stale_roll", now, seq=msg.seq, request=msg.request,
+                                 sides=msg.sides, numbers=msg.numbers, player=msg.player,
+                                 detail={"reason": why})
+            else:
+                ev = DeviceEvent("roll", now, player=msg.player, sides=msg.sides,
+                                 numbers=msg.numbers, request=msg.request, seq=msg.seq)
+        elif msg.kind == "ROLL":  # a roll button's own roll: the table's dice
+            ev = DeviceEvent("roll", now, player=msg.player, sides=msg.sides,
+                             numbers=msg.numbers, seq=msg.seq)
         else:
             return  # the kinds above are all the parser makes
         self._emit(ev)
@@ -375,6 +395,14 @@ class TableBox:
                  timeout: float) -> P.Reply | P.Event:
         req = next(self._requests) % 65535 + 1
         self._issued.append(req)
+        try:
+            return self._await(req, build, want_event, timeout)
+        finally:
+            with self._reply_cv:
+                self._rolls_asked.pop(req, None)  # no longer waited for
+
+    def _await(self, req: int, build: Callable[[int], bytes], want_event: bool,
+               timeout: float) -> P.Reply | P.Event:
         deadline = time.monotonic() + timeout
         frame = build(req)
         while time.monotonic() < deadline:
@@ -398,11 +426,18 @@ class TableBox:
         """Ask the box to roll ``dice`` dice of ``sides`` sides; returns the roll event
         (also delivered to ``events``). What the numbers mean is the game's."""
         _check_dice(sides, dice)
-        msg = self._request(lambda r: P.roll(r, sides, dice, player), True, timeout)
+
+        def ask(r: int) -> bytes:
+            with self._reply_cv:
+                self._rolls_asked[r] = (sides, dice, player)
+            return P.roll(r, sides, dice, player)
+
+        msg = self._request(ask, True, timeout)  # waited for no more, once it returns
         assert isinstance(msg, P.Event)
-        if len(msg.numbers) != dice or msg.sides != sides:
-            raise DeviceError(f"asked for {dice} d{sides}, the box rolled "
-                              f"{msg.numbers} of d{msg.sides}")
+        if _set_aside(msg, (sides, dice, player), True):
+            raise DeviceError(f"asked for {dice} d{sides} for {player or 'anyone'}, the box "
+                              f"rolled {msg.numbers} of d{msg.sides} for {msg.player or '-'}: "
+                              "set aside")
         return DeviceEvent("roll", time.monotonic(), player=msg.player, sides=msg.sides,
                            numbers=msg.numbers, request=msg.request, seq=msg.seq)
 
@@ -446,3 +481,19 @@ def _check_dice(sides: int, dice: int) -> None:
     most = P.max_dice(sides)
     if not isinstance(dice, int) or not 1 <= dice <= most:
         raise ValueError(f"the box rolls 1 to {most} d{sides} at a time, not {dice!r}")
+
+
+def _set_aside(msg: P.Event, asked: tuple[int, int, str | None] | None,
+               ours: bool) -> str:
+    """Why a roll answer is not the table's dice ("" when it is): a request this process
+    never made (an earlier host's, before a crash), one it no longer waits for (answered
+    already, or given up), or dice unlike those asked for."""
+    if not ours:
+        return "it answers a roll asked for before a restart"
+    if asked is None:
+        return "it answers a roll no longer waited for (answered already, or given up)"
+    sides, dice, player = asked
+    if msg.sides != sides or len(msg.numbers) != dice or (player and msg.player != player):
+        return (f"it is not the roll asked for ({dice} d{sides} for {player or 'anyone'}, "
+                f"not {len(msg.numbers)} d{msg.sides} for {msg.player or 'anyone'})")
+    return ""

@@ -78,6 +78,8 @@ class FrameParser:
         if len(frame) < 6 or frame[-5:-4] != b"*":
             return None
         body, crc_text = frame[:-5], frame[-4:]
+        if b"*" in body:  # the first * ends a body: a line with two is malformed
+            return None
         if not all(c in b"0123456789ABCDEF" for c in crc_text):  # upper-case only
             return None
         if crc16(body) != int(crc_text, 16):
@@ -149,6 +151,11 @@ def _int(token: str, what: str, limit: int = 0xFFFF) -> int:
 
 def parse(body: str) -> Message:
     t = body.split(" ")
+    if "" in t:
+        # A leading, trailing or doubled space breaks the framing rule: the frame is
+        # ignored (not acknowledged), so the box sends it again, as it would a frame
+        # whose CRC failed; read as an event it would take the place of the real one.
+        raise ProtocolError(f"tokens separated by exactly one space: {body[:40]!r}")
     kind = t[0]
     if kind == "HELLO" and len(t) >= 3 and t[1] != str(PROTOCOL_VERSION):
         # Another version's box (whatever shape its HELLO has there): named by its

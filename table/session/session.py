@@ -466,8 +466,9 @@ class Session:
                 self.warn(out, "the table box sent an event this version of tablesight does "
                            f"not know ({ev.detail.get('text', '?')}): skipped")
             elif ev.kind == "stale_roll":
-                self.warn(out, "the table box answered a roll asked for before a restart: "
-                           "those dice were set aside; roll again")
+                why = ev.detail.get("reason") or "it answers a roll asked for before a restart"
+                self.warn(out, f"the table box sent dice that were set aside: {why}; "
+                           "roll again")
             elif ev.kind == "roll":
                 self.note("device", ev.to_dict(), "box")
                 try:

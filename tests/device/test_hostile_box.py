@@ -3,6 +3,7 @@ with the host's parser) sends what a newer, broken or hostile box would."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -58,6 +59,85 @@ def test_an_unknown_event_is_acknowledged_skipped_and_said_once(peer: Peer) -> N
         assert got[0].detail["text"] == "TILT p1 left" and got[2].seq == 4
         assert peer.wait_for(f"ACK 4 {BOOT}")  # the stream moved on: nothing stalls
         assert box.stats["skipped"] == 3
+    finally:
+        box.stop()
+
+
+@pytest.mark.parametrize("bad", [f"EV {BOOT} 1 BTN p1 re*dy",  # two * in the line
+                                 f"EV {BOOT} 1 BTN p1 ready ",  # a trailing space
+                                 f"EV {BOOT} 1 BTN p1  ready",  # a doubled one
+                                 f" EV {BOOT} 1 BTN p1 ready"])  # a leading one
+def test_a_malformed_event_is_ignored_and_the_real_one_delivered(peer: Peer, bad: str) -> None:
+    # Framing says such a line is no message: not acknowledged, so the box sends the
+    # event again; taken as an unknown event it would be acknowledged, and the real
+    # press with its number then dropped as a duplicate: lost without a word.
+    box = connect(peer)
+    try:
+        peer.send(bad)  # the peer frames it with a CRC that matches
+        time.sleep(0.2)
+        assert not any(line.startswith("ACK 1") for line in peer.lines(0.1))
+        peer.send(f"EV {BOOT} 1 BTN p1 ready")  # the box's resend, well formed
+        got = events(box, 1)
+        assert [(e.kind, e.seq, e.button) for e in got] == [("button", 1, "ready")]
+        assert peer.wait_for(f"ACK 1 {BOOT}")
+        assert box.stats["skipped"] == 0
+    finally:
+        box.stop()
+
+
+def _asking(box: TableBox, **kw) -> tuple[threading.Thread, list]:
+    """``box.roll(**kw)`` in a thread; what it returned or raised lands in the list."""
+    result: list = []
+
+    def run() -> None:
+        try:
+            result.append(box.roll(**kw))
+        except DeviceError as e:
+            result.append(e)
+
+    th = threading.Thread(target=run)
+    th.start()
+    return th, result
+
+
+@pytest.mark.parametrize(("answer", "why"), [
+    ("d6 p2 3,3", "for p1, not 2 d6 for p2"),  # the other player's dice
+    ("d8 p1 3,3", "not 2 d8"),  # other sides
+    ("d6 p1 3", "not 1 d6"),  # another number of dice
+])
+def test_a_roll_answer_unlike_the_roll_asked_is_set_aside(peer: Peer, answer: str,
+                                                          why: str) -> None:
+    box = connect(peer)
+    try:
+        th, result = _asking(box, sides=6, dice=2, player="p1", timeout=2.0)
+        req = peer.wait_for("ROLL ").split()[1]
+        peer.send(f"EV {BOOT} 1 ROLL {req} {answer}")
+        th.join(1.0)  # at once, not at the timeout
+        assert not th.is_alive() and isinstance(result[0], DeviceError), result
+        got = events(box, 1)
+        assert [e.kind for e in got] == ["stale_roll"] and why in got[0].detail["reason"]
+    finally:
+        box.stop()
+
+
+def test_a_second_or_late_roll_answer_is_set_aside(peer: Peer) -> None:
+    box = connect(peer)
+    try:
+        th, result = _asking(box, sides=6, dice=1, player="p1")
+        req = peer.wait_for("ROLL ").split()[1]
+        peer.send(f"EV {BOOT} 1 ROLL {req} d6 p1 4")
+        th.join(2.0)
+        assert result[0].numbers == (4,)
+        peer.send(f"EV {BOOT} 2 ROLL {req} d6 p1 6")  # answered twice
+        th, result = _asking(box, sides=6, dice=1, player="p2", timeout=0.3)
+        late = peer.wait_for("ROLL ").split()[1]
+        th.join(2.0)
+        assert isinstance(result[0], DeviceError)  # given up...
+        peer.send(f"EV {BOOT} 3 ROLL {late} d6 p2 2")  # ...and answered after all
+        got = events(box, 3)
+        assert [e.kind for e in got] == ["roll", "stale_roll", "stale_roll"]
+        assert all("no longer waited for" in e.detail["reason"] for e in got[1:])
+        assert peer.wait_for(f"ACK 3 {BOOT}")  # set aside, still acknowledged
     finally:
         box.stop()
 
@@ -218,6 +298,25 @@ def test_the_box_lost_presses_are_counted_from_its_lifetime_total(peer: Peer) ->
             peer.send(f"HB {BOOT} 900 0 0 1 {total}")
         got = events(box, 3, 1.0)
         assert [e.detail["count"] for e in got if e.kind == "lost_events"] == [4, 3]
+    finally:
+        box.stop()
+
+
+def test_a_lost_count_that_goes_back_is_uncountable_not_four_billion(peer: Peer) -> None:
+    """A box that reported a count from RAM and lost power before saving it says a lower
+    count after the reboot: the table is told the losses cannot be counted (never
+    4,294,967,295 presses), and a later rise is counted from the new value."""
+    box = TableBox(peer.port, heartbeat_timeout=1.0, reconnect_interval=0.1).start()
+    try:
+        peer.wait_for("HELLO?")
+        peer.send(f"HELLO 3 9.9.9 {BOOT} 1 0 {BOX} 7")
+        assert events(box, 1)[0].kind == "connected"
+        for total in (6, 6, 8):  # back by one, then two presses lost
+            peer.send(f"HB {BOOT} 900 0 0 1 {total}")
+        got = [e for e in events(box, 2, 1.0) if e.kind == "lost_events"]
+        assert [e.detail["count"] for e in got] == [None, 2]
+        assert "cannot be counted" in got[0].detail["reason"]
+        assert box.stats["lost_presses"] == 2 and box.stats["lost_count_went_back"] == 1
     finally:
         box.stop()
 

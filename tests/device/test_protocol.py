@@ -132,3 +132,18 @@ def test_the_worked_example_in_the_spec_has_valid_frames():
         assert list(P.FrameParser().feed(text.encode() + b"\n")) == [text.split("*")[0]]
     hello = P.parse(frames[1].split("*")[0])
     assert isinstance(hello, P.Hello) and hello.box_id == "00C0FFEE"
+
+
+@pytest.mark.parametrize("body", ["EV 1A2B3C4D 1 BTN p1 re*dy"])
+def test_a_line_with_two_stars_is_no_frame(body: str) -> None:
+    raw = body.encode()
+    parser = P.FrameParser()
+    assert list(parser.feed(raw + b"*%04X\n" % P.crc16(raw))) == [] and parser.dropped == 1
+
+
+@pytest.mark.parametrize("body", ["EV 1A2B3C4D 1 BTN p1 ready ", "EV 1A2B3C4D 1 BTN p1  ready",
+                                  " EV 1A2B3C4D 1 BTN p1 ready", "HB 1A2B3C4D 5 0 0 1 0 ",
+                                  "OK 3 "])
+def test_spaces_out_of_place_make_a_malformed_message(body: str) -> None:
+    with pytest.raises(P.ProtocolError, match="exactly one space"):
+        P.parse(body)

@@ -57,6 +57,7 @@ class _Framing(serial.threaded.Protocol):
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
+        self.owner._rx_bytes += len(data)
         for body in self.parser.feed(data):
             try:
                 msg = P.parse(body)
@@ -65,6 +66,7 @@ class _Framing(serial.threaded.Protocol):
                 continue
             # Liveness counts valid messages: a box sending only garbage is gone.
             self.owner._rx_time = time.monotonic()
+            self.owner._rx_valid = True
             self.owner._on_message(msg)
         # Counted over the whole run, not reset by each reconnect.
         self.owner.stats["bad_frames"] += self.parser.dropped - self._counted
@@ -97,9 +99,10 @@ class TableBox:
         self.firmware: str | None = None
         self.connected = False
         self.reconnects = 0
-        self.stats = {"delivered": 0, "duplicates": 0, "out_of_order": 0, "bad_frames": 0,
-                      "bad_messages": 0, "reboots": 0, "skipped": 0, "stale_rolls": 0,
-                      "lost_in_reboots": 0, "lost_presses": 0, "lost_count_went_back": 0}
+        self.stats = {"openings": 0, "delivered": 0, "duplicates": 0, "out_of_order": 0,
+                      "bad_frames": 0, "bad_messages": 0, "reboots": 0, "skipped": 0,
+                      "stale_rolls": 0, "lost_in_reboots": 0, "lost_presses": 0,
+                      "lost_count_went_back": 0}
         self.last_reason = ""  # why the link is down, for people (CLI, dashboard)
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
@@ -109,6 +112,8 @@ class TableBox:
         self._link_down = threading.Event()
         self._hello = threading.Event()
         self._rx_time = 0.0
+        self._rx_bytes = 0  # bytes received since the port was opened
+        self._rx_valid = False  # a valid message received since the port was opened
         # Request ids start at random: a second host process (another CLI run, a restart)
         # must not be answered with what the box remembers of the first one's.
         self._requests = itertools.count(secrets.randbelow(0xFFFF))
@@ -158,33 +163,56 @@ class TableBox:
                 continue
             self._link_down.clear()
             self._hello.clear()
+            self.stats["openings"] += 1
             framing = _Framing(self)
             reader = serial.threaded.ReaderThread(port, lambda f=framing: f)
             with self._lock:
                 self._reader, self._framing = reader, framing
+            self._rx_bytes, self._rx_valid = 0, False
             reader.start()
             self._rx_time = time.monotonic()
             next_hello = 0.0
             tries = 0
+            greeted = said = False  # a HELLO on this opening; the silence said
             while not self._stop.is_set() and not self._link_down.is_set():
                 now = time.monotonic()
                 if self._hello.is_set():
                     tries = 0  # a handshake lost later (a reboot) starts a new round
+                    greeted = True
                 elif now >= next_hello:
                     self._write(P.hello_query())
                     tries += 1
                     next_hello = now + (HELLO_RETRY if tries < HELLO_PATIENCE else HELLO_SLOW)
-                    if tries == HELLO_PATIENCE and now - self._rx_time < self.heartbeat_timeout:
+                    if tries == HELLO_PATIENCE and self._rx_valid and not said:
+                        said = True
                         self._report_lost(f"the box on {self.url} sends frames but does not "
                                           "answer HELLO? (another program on the port, or "
                                           "firmware of another protocol version?)")
                 if now - self._rx_time > self.heartbeat_timeout:
-                    self._connection_lost(f"no heartbeat for {self.heartbeat_timeout:.1f} s")
-                    break
+                    if greeted:  # it spoke on this opening, then stopped: reopen
+                        self._connection_lost(f"no heartbeat for {self.heartbeat_timeout:.1f} s")
+                        break
+                    # Never heard on this opening: the port stays open (each opening
+                    # resets an Uno, which would then never finish starting) and HELLO?
+                    # goes on, once a second; said once, by what arrived.
+                    if not said:
+                        said = True
+                        self._report_lost(self._silence())
                 self._link_down.wait(0.05)
             self._close()
             if not self._stop.is_set():
                 self._stop.wait(self.reconnect_interval + self._backoff)
+
+    def _silence(self) -> str:
+        if self._rx_valid:
+            return (f"the box on {self.url} sends frames but does not answer HELLO? "
+                    "(another program on the port, or firmware of another protocol "
+                    "version?)")
+        if self._rx_bytes:
+            return (f"the device on {self.url} sends only noise, nothing a table box sends "
+                    "(another device on the port, or the wrong baud rate?)")
+        return (f"the box on {self.url} is silent: nothing came since the port was opened "
+                "(not a table box, its firmware not running, or its cable only powers it?)")
 
     def _close(self) -> None:
         with self._lock:

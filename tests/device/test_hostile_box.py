@@ -351,3 +351,29 @@ def test_a_reboot_whose_hello_is_lost_is_noticed_from_the_next_frame(
         assert peer.wait_for(f"ACK {first} {new}")
     finally:
         box.stop()
+
+
+@pytest.mark.parametrize(("noise", "says"), [(b"", "is silent: nothing came"),
+                                             (b"\x00\xfe~~~\x13" * 8, "sends only noise")])
+def test_a_box_never_heard_is_named_and_its_port_not_reopened(peer: Peer, noise: bytes,
+                                                              says: str) -> None:
+    """Each opening of the port resets an Uno: a box that says nothing readable is
+    asked on (HELLO?, slowly) with the port kept open, and named for what came."""
+    box = TableBox(peer.port, heartbeat_timeout=0.5, reconnect_interval=0.1).start()
+    try:
+        end = time.monotonic() + 2.5
+        while time.monotonic() < end:
+            if noise:
+                peer.raw(noise)
+            peer.lines(0.1)
+        assert box.stats["openings"] == 1, box.stats
+        assert says in box.last_reason and "heartbeat" not in box.last_reason
+        assert not box.connected
+        peer.raw(b"\n")  # the noise's last line ends
+        peer.send(f"HELLO 3 9.9.9 {BOOT} 1 0 {BOX} 0")  # the box starts after all
+        end = time.monotonic() + 2
+        while not box.connected and time.monotonic() < end:
+            time.sleep(0.02)
+        assert box.connected and box.stats["openings"] == 1
+    finally:
+        box.stop()

@@ -291,7 +291,8 @@ class TableBox:
                 self.stats["lost_presses"] += n
                 detail: dict[str, object] = {
                     "count": n, "lost_total": total,
-                    "reason": "its queue was full while the host was not listening"}
+                    "reason": "its queue of unsent presses was full (the host away, or "
+                              "its acknowledgements lost)"}
             else:
                 self.stats["lost_count_went_back"] += 1
                 detail = {"count": None, "lost_total": total,
@@ -315,7 +316,7 @@ class TableBox:
         rebooted = self.boot_id is not None and msg.boot_id != self.boot_id
         if msg.boot_id != self.boot_id:
             lost: int | None = 0  # a box we knew nothing of: its past is not this game's
-            why = "the box restarted before it could send them"
+            why = "the box restarted before they reached the host"
             if self.boot_id is None:
                 pass
             elif self.box_id is not None and msg.box_id != self.box_id:
@@ -389,7 +390,14 @@ class TableBox:
             # Acknowledged (it took its place in the sequence) and skipped; said once
             # for each kind, so a newer box never stalls or floods the table.
             self.stats["skipped"] += 1
-            kind = msg.text.split(" ")[0]
+            words = msg.text.split(" ")
+            if len(words) > 1 and words[0] == "ROLL" and words[1].isdigit():
+                with self._reply_cv:  # a roll waited for fails at once, not at its timeout
+                    if int(words[1]) in self._rolls_asked:
+                        self._replies[int(words[1])] = P.Reply(False, int(words[1]),
+                                                               "unreadable")
+                        self._reply_cv.notify_all()
+            kind = words[0]
             if kind in self._unknown_kinds:
                 return
             self._unknown_kinds.add(kind)
@@ -443,6 +451,9 @@ class TableBox:
                                                     and got.ok):
                         self._replies.pop(req, None)
                         return got
+                    if isinstance(got, P.Reply) and not got.ok and got.detail == "unreadable":
+                        self._replies.pop(req, None)
+                        raise DeviceError("the box's answer could not be read (set aside)")
                     if isinstance(got, P.Reply) and not got.ok and got.detail != "busy":
                         self._replies.pop(req, None)
                         raise DeviceError(f"the box refused {frame!r}: {got.detail}")
@@ -478,7 +489,11 @@ class TableBox:
         self._request(lambda r: P.leds(r, mask), False, timeout)
 
     def add_entropy(self, data: bytes, timeout: float = 2.0) -> None:
-        self._request(lambda r: P.seed(r, data[:16]), False, timeout)
+        """Mix ``data`` (1 to 16 bytes: what one SEED carries) into the box's dice."""
+        if not 1 <= len(data) <= 16:
+            raise ValueError(f"SEED carries 1 to 16 bytes of entropy, not {len(data)}: "
+                             "send more in several")
+        self._request(lambda r: P.seed(r, data), False, timeout)
 
     def ping(self, timeout: float = 2.0) -> float:
         t0 = time.monotonic()

@@ -120,6 +120,29 @@ def test_a_roll_answer_unlike_the_roll_asked_is_set_aside(peer: Peer, answer: st
         box.stop()
 
 
+def test_an_unreadable_roll_answer_fails_the_roll_at_once(peer: Peer) -> None:
+    box = connect(peer)
+    try:
+        th, result = _asking(box, sides=6, dice=2, player="p1", timeout=3.0)
+        req = peer.wait_for("ROLL ").split()[1]
+        t0 = time.monotonic()
+        peer.send(f"EV {BOOT} 1 ROLL {req} d6 p1 3,9")  # a 9 on a d6: no such face
+        th.join(2.0)
+        assert time.monotonic() - t0 < 1.0 and "could not be read" in str(result[0])
+        assert peer.wait_for(f"ACK 1 {BOOT}")  # skipped like any unreadable event
+    finally:
+        box.stop()
+
+
+def test_entropy_beyond_one_seed_is_refused_not_cut(peer: Peer) -> None:
+    box = connect(peer)
+    try:
+        with pytest.raises(ValueError, match="1 to 16 bytes"):
+            box.add_entropy(bytes(17))
+    finally:
+        box.stop()
+
+
 def test_a_second_or_late_roll_answer_is_set_aside(peer: Peer) -> None:
     box = connect(peer)
     try:

@@ -252,10 +252,11 @@ def test_manual_dice_when_the_box_is_unplugged() -> None:
 
 
 @pytest.mark.parametrize(("detail", "said"), [
-    ({"count": 5, "reason": "the box restarted before it could send them"},
+    ({"count": 5, "reason": "the box restarted before they reached the host"},
      "the table box lost 5 presses or rolls: the box restarted"),
-    ({"count": 1, "reason": "its queue was full while the host was not listening"},
-     "the table box lost 1 press or roll: its queue was full"),
+    ({"count": 1, "reason": "its queue of unsent presses was full (the host away, or its "
+                            "acknowledgements lost)"},
+     "the table box lost 1 press or roll: its queue of unsent presses was full"),
     ({"count": None, "reason": "another table box is connected"},
      "the table box may have lost presses (how many cannot be told): another table box"),
 ])

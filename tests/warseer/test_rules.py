@@ -4,6 +4,7 @@ support cards, the Hall of Fame and feats, the end of the game."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -132,6 +133,10 @@ def test_movement_costs_two_to_enter_difficult_terrain_and_creatures_bar_the_way
     s, _ = play(g, s, "p1 move p1#1 c4")
     with pytest.raises(RulesError, match="moved this turn"):
         engine.apply(s, parse("p1 move p1#1 c3"))
+    fresh = position(g, {"p1#1": "a4"})
+    for where, why in (("a5", "(lake)"), ("z9", "(off the battlefield)")):
+        with pytest.raises(RulesError, match=f"stand in {where} {re.escape(why)}"):
+            engine.apply(fresh, parse(f"p1 move p1#1 {where}"))
     walled = position(g, {"p1#2": "a1", "p2#1": "a2", "p2#2": "b1", "p2#3": "b2"})
     assert engine.reachable(g, walled, walled.units["p1#2"]) == {}
     with pytest.raises(RulesError, match="cannot reach"):

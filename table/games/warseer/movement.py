@@ -107,8 +107,9 @@ def move(game: Game, s: State, a: Move, events: list[Event]) -> None:
     if u.moved:
         raise RulesError("moved", f"{a}: {a.unit} has moved this turn already")
     if not game.battlefield.standable(a.hex):
-        raise RulesError("reach", f"{a}: no creature can stand in {a.hex} "
-                         f"({game.battlefield.terrain[a.hex].label})")
+        ground = game.battlefield.terrain.get(a.hex)
+        raise RulesError("reach", f"{a}: no creature can stand in {a.hex} ("
+                         + (ground.label if ground else "off the battlefield") + ")")
     if a.hex not in reachable(game, s, u):
         raise RulesError("reach", f"{a}: {a.unit} cannot reach {a.hex} (movement "
                          f"{movement(game, s, u)}; difficult terrain costs 2, creatures bar "

@@ -1,5 +1,5 @@
 """The guard every main-phase action passes: the main phase of its player's turn, no
-attack under way. Shared by the turn, movement and cards modules."""
+attack under way. Shared by the engine, movement and cards modules."""
 
 from __future__ import annotations
 

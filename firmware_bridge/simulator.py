@@ -12,6 +12,7 @@ command parsing are its own, written from ``PROTOCOL.md``.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import select
 import threading
@@ -235,8 +236,12 @@ class BoxSimulator:
             if t[0] == "HELLO?":
                 self._write(self._hello())
                 return
-            if t[0] == "ACK" and len(t) == 3 and _number(t[1]) is not None:
-                if t[2] != self.boot_id:
+            if t[0] == "ACK" and not (len(t) == 3 and _number(t[1]) is not None
+                                      and re.fullmatch(r"[0-9A-Fa-f]{8}", t[2])):
+                self._write("ERR - args")  # a malformed ACK: it has no request id
+                return
+            if t[0] == "ACK":
+                if t[2].upper() != self.boot_id:  # compared without regard to case
                     return  # a late acknowledgement for a previous boot
                 seq = _number(t[1])
                 # Acknowledges only events sent: an ACK beyond them is ignored.
@@ -268,14 +273,16 @@ class BoxSimulator:
                     self.recent.append(req)
                 else:
                     self._write(f"ERR {req} busy")
-            elif t[0] == "LED" and len(t) == 3:
-                try:
-                    self.leds = int(t[2], 16)
-                except ValueError:
+            elif t[0] == "LED":  # exactly two hex digits, either case
+                if len(t) != 3 or not re.fullmatch(r"[0-9A-Fa-f]{2}", t[2]):
                     self._write(f"ERR {req} args")
                     return
+                self.leds = int(t[2], 16)
                 self._write(f"OK {req}")
-            elif t[0] == "SEED" and len(t) == 3:
+            elif t[0] == "SEED":  # 1 to 32 hex digits
+                if len(t) != 3 or not re.fullmatch(r"[0-9A-Fa-f]{1,32}", t[2]):
+                    self._write(f"ERR {req} args")
+                    return
                 self._write(f"OK {req}")
             else:
                 self._write(f"ERR {req} unknown")

@@ -316,3 +316,71 @@ def test_every_frame_the_box_sends_keeps_the_framing_rules(backend):
         assert big and len(big[0].rsplit(" ", 1)[1].split(",")) == 17
     finally:
         port.close()
+
+
+
+def test_a_fresh_box_says_acked_0_and_next_seq_1(backend):
+    """PROTOCOL.md: at boot ``acked`` is ``next_seq - 1`` as a plain number, so a box
+    whose memory is new says 0 (not 65535). Both boxes, read raw."""
+    import serial
+
+    from .peer import crc, frame
+
+    port = serial.serial_for_url(backend.port, baudrate=115200, timeout=0.05)
+    try:
+        if hasattr(backend, "started"):
+            backend.started()
+        time.sleep(0.3)
+        backend.erase()
+        time.sleep(0.3)
+        port.reset_input_buffer()
+        port.write(frame("HELLO? 3"))
+        raw = b""
+        end = time.monotonic() + 2
+        while time.monotonic() < end and b"HELLO 3 " not in raw:
+            raw += port.read(4096)
+        hellos = [line.rpartition(b"*")[0].decode() for line in raw.split(b"\n")
+                  if line.startswith(b"HELLO 3 ")
+                  and line.rpartition(b"*")[2] == b"%04X" % crc(line.rpartition(b"*")[0])]
+        assert hellos, raw
+        _, _, _, _, next_seq, acked, _, lost = hellos[-1].split(" ")
+        assert (next_seq, acked, lost) == ("1", "0", "0"), hellos[-1]
+    finally:
+        port.close()
+
+
+REPLIES = [  # PROTOCOL.md's ERR codes: the request id judged first, then the arguments
+    ("PING", "ERR - args"), ("PING x", "ERR - req"), ("PING 0", "ERR - req"),
+    ("ROLL", "ERR - args"), ("ROLL 5", "ERR 5 args"), ("FLY", "ERR - args"),
+    ("FLY 7", "ERR 7 unknown"), ("LED 3", "ERR 3 args"), ("LED 3 1f", "OK 3"),
+    ("LED 3 1F", "OK 3"), ("LED 3 F", "ERR 3 args"), ("LED 3 100", "ERR 3 args"),
+    ("LED 3 zz", "ERR 3 args"), ("ACK", "ERR - args"), ("ACK 1", "ERR - args"),
+    ("ACK 1 zz", "ERR - args"), ("SEED 4", "ERR 4 args"), ("SEED 4 " + "A" * 33, "ERR 4 args"),
+    ("SEED 4 ab", "OK 4"), ("SEED 4 " + "f" * 32, "OK 4"),
+]
+
+
+def test_both_boxes_answer_malformed_commands_as_the_spec_says(backend):
+    import serial
+
+    from .peer import frame
+
+    port = serial.serial_for_url(backend.port, baudrate=115200, timeout=0.05)
+    try:
+        if hasattr(backend, "started"):
+            backend.started()
+        time.sleep(0.3)
+        got = {}
+        for command, _ in REPLIES:
+            port.reset_input_buffer()
+            port.write(frame(command))
+            raw = b""
+            end = time.monotonic() + 1.0
+            while time.monotonic() < end and not any(
+                    line.startswith((b"OK", b"ERR")) for line in raw.split(b"\n")):
+                raw += port.read(256)
+            got[command] = next((line.rpartition(b"*")[0].decode() for line in raw.split(b"\n")
+                                 if line.startswith((b"OK", b"ERR"))), None)
+        assert got == dict(REPLIES)
+    finally:
+        port.close()

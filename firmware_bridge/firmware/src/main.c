@@ -330,23 +330,26 @@ static void handle_command(char *argv[], uint8_t argc)
             recent_req[(uint8_t)((recent_next + 7) % 8)] = 0; /* not served after all */
             send_reply("ERR", req, "busy");
         }
-    } else if (!strcmp(cmd, "LED") && argc == 3) {
-        uint8_t v = 0;
-        const char *h = argv[2];
-        for (uint8_t i = 0; h[i] && i < 2; i++) {
-            int8_t d = hexval(h[i]);
-            if (d < 0) {
-                send_reply("ERR", req, "args");
-                return;
-            }
-            v = (uint8_t)((v << 4) | (uint8_t)d);
+    } else if (!strcmp(cmd, "LED")) {
+        /* exactly two hex digits, either case */
+        uint8_t two = argc == 3 && argv[2][0] && argv[2][1] && !argv[2][2];
+        int8_t hi = two ? hexval(argv[2][0]) : -1;
+        int8_t lo = two ? hexval(argv[2][1]) : -1;
+        if (hi < 0 || lo < 0) {
+            send_reply("ERR", req, "args");
+            return;
         }
+        uint8_t v = (uint8_t)(((uint8_t)hi << 4) | (uint8_t)lo);
         PORTC = (uint8_t)((PORTC & 0xF0) | (v & 0x0F));
         if (v & 0x10) PORTB |= _BV(PB5); else PORTB &= (uint8_t)~_BV(PB5);
         send_reply("OK", req, 0);
-    } else if (!strcmp(cmd, "SEED") && argc == 3) {
+    } else if (!strcmp(cmd, "SEED")) {
         uint32_t acc = 0;
         uint8_t k = 0;
+        if (argc != 3 || !argv[2][0] || strlen(argv[2]) > 32) {
+            send_reply("ERR", req, "args");
+            return;
+        }
         for (const char *h = argv[2]; *h; h++, k++) {
             int8_t d = hexval(*h);
             if (d < 0) {

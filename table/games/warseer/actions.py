@@ -29,7 +29,9 @@ player who takes it::
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from table.errors import NotationError
 from table.notation import spelled
@@ -185,6 +187,18 @@ class EndTurn:
 
 Action = (Draw | Return | Deploy | Summon | Move | Declare | Roll | Modify | Pass | Push
           | Advance | Counterblow | Play | Use | Discard | PlayFeat | SpendFeat | EndTurn)
+
+
+def made_once(kept: dict[Any, Any], cls: Callable[..., Action], head: tuple[Any, ...],
+              lasts: tuple[Any, ...]) -> tuple[Action, ...]:
+    """``cls(*head, x)`` for each ``x`` of ``lasts``. Actions are values, so lists the
+    rules make again and again (a creature's moves, a card's targets) are made once and
+    kept in ``kept`` (the battlefield's ``answers``)."""
+    key = (cls, head, lasts)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = tuple(cls(*head, x) for x in lasts)
+    return found  # type: ignore[no-any-return]
 
 
 def _ref(t: str, text: str) -> str:

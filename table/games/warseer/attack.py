@@ -361,7 +361,7 @@ def push_options(game: Game, s: State) -> list[Hex]:
     assert du.hex is not None
     taken = s.occupied()
     return sorted((h for h in neighbours(du.hex) if game.battlefield.standable(h)
-                   and h not in taken), key=lambda h: (h.col, h.row))
+                   and h not in taken), key=game.battlefield.by_place.__getitem__)
 
 
 def push(game: Game, s: State, a: Push, events: list[Event]) -> None:

@@ -6,11 +6,10 @@ turn for its effect. ``card_actions`` lists them for ``engine.legal_actions``.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Any
 
-from .actions import Action, Discard, Play, PlayFeat, SpendFeat, Use
+from .actions import Action, Discard, Play, PlayFeat, SpendFeat, Use, made_once
 from .catalog import Card, Effect
 from .damage import Event, deal
 from .errors import RulesError
@@ -111,7 +110,7 @@ def summon_hexes(game: Game, s: State, player: str, card: Card | None) -> list[H
             return []
         area = neighbours(hero.hex)
     return sorted((h for h in area if bf.standable(h) and h not in taken),
-                  key=lambda h: (h.col, h.row))
+                  key=bf.by_place.__getitem__)
 
 
 def play(game: Game, s: State, a: Play, events: list[Event]) -> None:
@@ -124,13 +123,9 @@ def play(game: Game, s: State, a: Play, events: list[Event]) -> None:
         raise RulesError("tactic", f"{a}: a tactic is played on its trigger "
                          f"({card.trigger}), not in the main phase")
     if card.type == "relic":
-        hero = s.hero(a.player)
-        if hero.place != FIELD:
-            raise RulesError("no_hero", f"{a}: a relic is equipped by a hero on the battlefield")
-        if len(side.relics) >= MAX_RELICS:
-            raise RulesError("relics", f"{a}: a hero carries at most {MAX_RELICS} relics")
-        if any(r.code == card.code for r in side.relics):
-            raise RulesError("relics", f"{a}: the hero has {card.name} equipped already")
+        refusal = _no_relic(s, a.player, card)
+        if refusal:
+            raise RulesError(refusal[0], f"{a}: {refusal[1]}")
     # ``apply`` works on a copy it drops on a refusal, so a half-played card changes nothing.
     _reveal(s, a.player, card.code, a)
     events.append(Event("played", {"player": a.player, "card": card.code,
@@ -144,6 +139,19 @@ def play(game: Game, s: State, a: Play, events: list[Event]) -> None:
         apply_effect(game, s, a.player, card.effect, a.target, a, events, card)
         if not card.enchantment:
             side.history.append(card.code)
+
+
+def _no_relic(s: State, player: str, card: Card) -> tuple[str, str] | None:
+    """Why ``player``'s hero cannot equip the relic ``card`` now (code, words), or None:
+    a hero on the battlefield, at most three relics, never two alike."""
+    side = s.sides[player]
+    if s.hero(player).place != FIELD:
+        return "no_hero", "a relic is equipped by a hero on the battlefield"
+    if len(side.relics) >= MAX_RELICS:
+        return "relics", f"a hero carries at most {MAX_RELICS} relics"
+    if any(r.code == card.code for r in side.relics):
+        return "relics", f"the hero has {card.name} equipped already"
+    return None
 
 
 def use(game: Game, s: State, a: Use, events: list[Event]) -> None:
@@ -257,13 +265,12 @@ def card_actions(game: Game, s: State, p: str, mine: Sequence[Unit],
             card = cards[code]
             if card.type == "tactic":
                 continue  # played on its trigger, never in the main phase
-            if card.type == "relic" and (hero.place != FIELD or len(side.relics) >= MAX_RELICS
-                                         or any(r.code == code for r in side.relics)):
+            if card.type == "relic" and _no_relic(s, p, card):
                 continue
             targets = tuple(_targets(game, s, p, card.effect, card, mine, enemies, hero))
-            out += _values(kept, Play, (p, code), targets)
+            out += made_once(kept, Play, (p, code), targets)
         if not side.discarded:
-            out += _values(kept, Discard, (p,), tuple(holdable))
+            out += made_once(kept, Discard, (p,), tuple(holdable))
     if side.buildings:
         for b in sorted(set(side.buildings) - set(side.buildings_used)):
             out += [Use(p, b, u.ref) for u in mine if u.building is None]
@@ -276,18 +283,8 @@ def card_actions(game: Game, s: State, p: str, mine: Sequence[Unit],
             eff = game.catalog.feats[code].discard
             if not side.feat_spent and eff is not None:
                 targets = tuple(_targets(game, s, p, eff, None, mine, enemies, hero))
-                out += _values(kept, SpendFeat, (p, code), targets)
+                out += made_once(kept, SpendFeat, (p, code), targets)
     return out
-
-
-def _values(kept: dict[Any, Any], cls: Callable[..., Action], head: tuple[Any, ...],
-            lasts: tuple[Any, ...]) -> tuple[Action, ...]:
-    """``cls(*head, x)`` for each ``x`` of ``lasts``, made once and kept in ``kept``."""
-    key = (cls, head, lasts)
-    found = kept.get(key)
-    if found is None:
-        found = kept[key] = tuple(cls(*head, x) for x in lasts)
-    return found  # type: ignore[no-any-return]
 
 
 def _targets(game: Game, s: State, p: str, eff: Effect | None, card: Card | None,

@@ -47,6 +47,7 @@ from .actions import (
     SpendFeat,
     Summon,
     Use,
+    made_once,
 )
 from .damage import Event, victory_points
 from .errors import RulesError
@@ -303,14 +304,9 @@ def legal_actions(s: State) -> list[Action]:
     enemies = sorted(s.on_field(other(p)), key=lambda u: u.ref)
     if not side.summoned:
         zone = tuple(h for h in bf.zones_in_order[p] if h in standable and h not in taken)
-        kept = bf.answers
         for u in sorted(s.units.values(), key=lambda u: u.ref):
             if u.player == p and u.place == CAMP and u.ref != f"{p}#0":
-                key = ("summons", u.ref, zone)
-                found = kept.get(key)
-                if found is None:
-                    found = kept[key] = tuple(Summon(p, u.ref, h) for h in zone)
-                out += found
+                out += made_once(bf.answers, Summon, (p, u.ref), zone)
     for u in mine:
         if not u.moved:
             out += moves(game, s, u, taken)

@@ -6,9 +6,8 @@ a hex) and the move itself. Answers are kept with the battlefield (see ``_reach`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from .actions import Move
+from .actions import Move, made_once
 from .damage import Event
 from .errors import RulesError
 from .game import Game
@@ -41,21 +40,16 @@ def reachable(game: Game, s: State, u: Unit,
 def moves(game: Game, s: State, u: Unit, taken: Mapping[Hex, str]) -> tuple[Move, ...]:
     """``u``'s moves, in reading order of their hexes. Actions are values, so the same
     moves from the same place among the same creatures are made once and kept."""
-    reach, _, key = _reach(game, s, u, taken)
-    kept = game.battlefield.answers
-    mine = ("moves", u.ref, key)
-    found = kept.get(mine)
-    if found is None:
-        found = kept[mine] = tuple(Move(u.player, u.ref, h) for h in reach)
-    return found  # type: ignore[no-any-return]
+    return made_once(game.battlefield.answers, Move, (u.player, u.ref),
+                     _reach(game, s, u, taken)[0])
 
 
 _REACH_KEPT = 50_000  # answers kept per battlefield (a game asks a few thousand)
 
 
 def _reach(game: Game, s: State, u: Unit, taken: Mapping[Hex, str] | None
-           ) -> tuple[tuple[Hex, ...], dict[Hex, int], tuple[Any, ...]]:
-    """(the hexes in reading order, their costs, the key the answer is kept under)."""
+           ) -> tuple[tuple[Hex, ...], dict[Hex, int]]:
+    """(the hexes in reading order, their costs)."""
     # Where a creature can go depends only on its hex, its movement, whether it flies and
     # the creatures within its movement (one further away can be neither passed nor
     # stood on): a game asks the same again and again, so answers are kept with the
@@ -92,7 +86,7 @@ def _reach(game: Game, s: State, u: Unit, taken: Mapping[Hex, str] | None
                     by_cost[c].append(n)
     del best[start]
     out = {h: c for h, c in best.items() if h not in near and h in standable}
-    answer = (tuple(sorted(out, key=bf.by_place.__getitem__)), out, key)
+    answer = (tuple(sorted(out, key=bf.by_place.__getitem__)), out)
     if len(kept) >= _REACH_KEPT:
         kept.clear()
     kept[key] = answer

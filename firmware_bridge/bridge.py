@@ -15,6 +15,7 @@ box's boot id and sequence number.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import queue
 import secrets
@@ -76,6 +77,22 @@ class _Framing(serial.threaded.Protocol):
         if self.owner._link_down.is_set():
             return  # closed by the host after it lost the link: the reason is said already
         self.owner._connection_lost(f"serial link closed: {exc or 'closed'}")
+
+
+def cannot_open(url: str, exc: BaseException) -> str:
+    """Why a port did not open, as staff at the table can act on it (pyserial's text
+    repeats the OS error twice and names no remedy)."""
+    code = getattr(exc, "errno", None)
+    if code == errno.ENOENT:
+        return f"no device at {url}: is the box plugged in? (tablesight device list)"
+    if code in (errno.EACCES, errno.EPERM):
+        return f"no permission to open {url}: add this user to the dialout group"
+    if code == errno.EBUSY:
+        return f"{url} is in use by another program"
+    if isinstance(exc, ValueError):  # pyserial's own: a URL it does not know
+        return f"cannot open {url}: {exc}"
+    why = getattr(exc, "strerror", None) or "it does not open as a serial port"
+    return f"cannot open {url}: {why}"
 
 
 class TableBox:
@@ -158,7 +175,7 @@ class TableBox:
             try:
                 port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.1)
             except (serial.SerialException, OSError, ValueError) as exc:
-                self._report_lost(f"cannot open {self.url}: {exc}")
+                self._report_lost(cannot_open(self.url, exc))
                 self._stop.wait(self.reconnect_interval)
                 continue
             self._link_down.clear()

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from table.measure import Circle
+
 
 @dataclass(frozen=True)
 class ObservedBase:
@@ -21,6 +23,16 @@ class ObservedBase:
     diameter_mm: float = 0.0  # the outline as seen (0: not measured)
     # Bases or disks lying on others: how many lie under this one (0: on the table).
     layer: int = 0
+    # For games whose pieces stand anywhere: which side is up (a disk's face, when the
+    # camera tells them apart), the way the piece faces (degrees, ``table.measure``'s
+    # convention; None: not seen) and the fit's error (mm, bounding the edge's place).
+    face: str | None = None
+    facing: float | None = None
+    error_mm: float = 0.0
+
+    def circle(self) -> Circle:
+        """The base as ``table.measure`` measures it; ``ValueError`` without a diameter."""
+        return Circle(self.x_mm, self.y_mm, self.diameter_mm, self.error_mm)
 
     def to_dict(self) -> dict[str, Any]:
         out = {"owner": self.owner, "sticker": self.sticker, "tag": self.tag,
@@ -30,6 +42,12 @@ class ObservedBase:
             out["diameter_mm"] = round(self.diameter_mm, 1)
         if self.layer:
             out["layer"] = self.layer
+        if self.face is not None:
+            out["face"] = self.face
+        if self.facing is not None:
+            out["facing"] = round(self.facing, 1)
+        if self.error_mm:
+            out["error_mm"] = round(self.error_mm, 2)
         return out
 
 

@@ -11,9 +11,6 @@ from table.quoting import quote
 from table.system import GameSystem
 
 GROUP = "tablesight.games"
-# The game a scenario or a setup plays when it names none: the scenario contract (v1)
-# predates the other games, so a file without "game" is this one.
-DEFAULT = "dreamblade"
 
 
 class UnknownGame(ValueError):
@@ -42,3 +39,13 @@ def get(name: object) -> GameSystem:
         raise UnknownGame(f"no game {quote(name)} is installed; installed: "
                           + ", ".join(games))
     return games[name]
+
+
+def default() -> str:
+    """The game a scenario, a setup or a command plays when it names none: the installed
+    game that says files naming no game are its own (``GameSystem.files_without_a_name``:
+    the first game's files predate the key), else the first installed game by name."""
+    games = systems()
+    if not games:
+        raise UnknownGame("no game is installed")
+    return next((n for n, g in games.items() if g.files_without_a_name), next(iter(games)))

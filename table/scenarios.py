@@ -21,7 +21,7 @@ __all__ = ["ScenarioError", "compare", "run", "step_differences"]
 
 def run(data: object, catalog: Any | None = None) -> dict[str, Any]:
     """Play a scenario of the game it names; the contract's output object."""
-    game = data.get("game", registry.DEFAULT) if isinstance(data, dict) else None
+    game = data.get("game", registry.default()) if isinstance(data, dict) else None
     if not isinstance(data, dict):
         raise ScenarioError(f"scenario: expected an object, got {quote(data)}")
     try:

@@ -84,6 +84,18 @@ class DiceNeed:
         return out
 
 
+def choice(action: Any, label: str, regions: Sequence[str] = (), pieces: Sequence[str] = (),
+           card: bool = False) -> dict[str, Any]:
+    """One option of a prompt as a screen takes it: the action's notation, what a person
+    reads, the map's regions and the pieces it involves (what a tap on the board picks),
+    and ``card`` when the step's own card (``Prompt.panel``, the dice card) offers it."""
+    out: dict[str, Any] = {"action": str(action), "label": label, "regions": list(regions),
+                           "pieces": list(pieces)}
+    if card:
+        out["card"] = True
+    return out
+
+
 @dataclass(frozen=True)
 class Prompt:
     """One decision point, as a screen shows it: who acts, a sentence a person reads
@@ -97,7 +109,7 @@ class Prompt:
     dice: tuple[DiceNeed, ...] = ()
     proposal: str | None = None  # what "ready" does now
     detail: dict[str, Any] = field(default_factory=dict)
-    choices: tuple[dict[str, Any], ...] = ()  # per option: action, label, cells, minis
+    choices: tuple[dict[str, Any], ...] = ()  # per option, made by ``choice``
     proposal_label: str | None = None
     # A card of its own for the step (a fight's damage to assign): a title, a line and
     # rows of buttons, each an action. Choices shown in a card (or answered by the dice
@@ -219,7 +231,11 @@ class Referee(ABC):
     # taken by): a game whose pieces join during play (summoned minions) numbers them
     # ahead, so a table (or the demo) knows what to stick on a piece that is not out yet.
     stickers: Stickers = Stickers(MappingProxyType({}))
-    correction_fields: ClassVar[tuple[str, ...]] = ()  # what a correction command carries
+    # What a correction command carries: the first is the game's word for the piece (a
+    # screen sends the neutral ``piece``, the session renames it), then ``to`` and any
+    # extras; ``correction_places`` says to a person what ``to`` takes.
+    correction_fields: ClassVar[tuple[str, ...]] = ()
+    correction_places: ClassVar[str] = "where the piece stands"
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({})  # box button -> command
     # The game's rules core (its ``engine`` module): ``apply``, ``legal_actions`` and,
     # where the game has chance, ``chance`` below call it unless a game overrides them.
@@ -245,8 +261,25 @@ class Referee(ABC):
 
     def legal_actions(self, state: Any) -> Sequence[Any]:
         """Every action a player may take now, in a stable order (empty while the state
-        waits for randomness: see ``chance``, or once the game is over)."""
+        waits for randomness: see ``chance``, or once the game is over). A game whose
+        pieces go anywhere lists a finite sample and says so (``lists_every_action``)."""
         return self._engine().legal_actions(state)
+
+    # Whether ``legal_actions`` lists every legal action (the conformance suite then
+    # holds that whatever is not listed is refused). A game whose pieces go anywhere (a
+    # disk flipped to any point, a model walking 3.7") cannot list them: it lists a
+    # finite sample, what random playouts and benches play, and sets this False; its
+    # actions are checked (``check``), not looked up.
+    lists_every_action: ClassVar[bool] = True
+
+    def check(self, state: Any, action: Any) -> str | None:
+        """None when ``action`` may be played now, else why not, as a person reads it.
+        By default the rules are asked by applying it (nothing changes either way)."""
+        try:
+            self.apply(state, action)
+        except ActionRefused as e:
+            return str(e)
+        return None
 
     @abstractmethod
     def is_over(self, state: Any) -> bool: ...
@@ -364,8 +397,11 @@ class GameSystem(ABC):
     name: ClassVar[str]  # registry key, as in setups and logs (lower case, no spaces)
     title: ClassVar[str]  # what people read
     rules_version: ClassVar[str]  # which rules text and engine revision a game record used
+    # Files (scenarios, setups, logs) that name no game are this game's: they were
+    # written before a second game existed. One installed game at most says so.
+    files_without_a_name: ClassVar[bool] = False
     piece_word: ClassVar[str] = "piece"  # what a setup page calls one ("miniature")
-    force_word: ClassVar[str] = "force"  # and a player's set of them ("warband")
+    force_word: ClassVar[str] = "force"  # and a player's set of them
 
     @abstractmethod
     def referee(self, setup: Any, catalog: Any | None = None) -> Referee:
@@ -404,7 +440,7 @@ class GameSystem(ABC):
                 [f"{p.get('cost', ''):>2} {p['name']:<24} {p.get('kind', '')}" for p in pieces])
 
     def check_force(self, data: object) -> str:
-        """A force file checked (``force_from_file``), said in a line ("valid warband
+        """A force file checked (``force_from_file``), said in a line ("valid force
         ..."); ``SetupRefused`` naming the problem."""
         names = self.force_from_file(data)
         return f"valid {self.force_word}: {len(names)} {self.piece_word}s"
@@ -452,8 +488,8 @@ class GameSystem(ABC):
         raise ScenarioError(f"{self.title} has no rules scenarios")
 
     def force_from_file(self, data: object) -> list[str]:
-        """A player's force from the game's own file format (a warband file, a crew
-        list), checked; ``SetupRefused`` naming the problem."""
+        """A player's force from the game's own file format (the file its
+        players keep a force in), checked; ``SetupRefused`` naming the problem."""
         raise SetupRefused(f"{self.title} has no force files: name the pieces in a setup")
 
     def joining_pieces(self, force: Sequence[str]) -> list[str]:

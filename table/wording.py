@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 _REF = re.compile(r"\bp[12]#\d+\b")
 _REF_NAMED = re.compile(r"\b(p[12]#\d+) \(([^()]+)\)")
@@ -78,3 +79,34 @@ class Names:
         if self.kind.get(m.group(1)) == m.group(2):
             return self.piece(m.group(1), owner=owner)
         return m.group(0)
+
+
+class _Says(Protocol):
+    def action(self, a: Any) -> str: ...
+    def correction(self, body: dict[str, Any]) -> str: ...
+    def entry(self, entry: dict[str, Any]) -> dict[str, Any]: ...
+
+
+def entry_text(words: _Says, entry: dict[str, Any]) -> dict[str, Any]:
+    """A log entry for the history pane, with the ``text`` a person reads: the game's
+    words for its own entries (its actions, its dice), the table's for the table's
+    (undo, corrections, warnings, the camera), so that no game must word them again."""
+    out = words.entry(entry)
+    if out.get("text"):
+        return out
+    kind, text = entry.get("kind"), ""
+    if kind == "undo":
+        undone = entry.get("undone") or {}
+        text = "undone: " + (words.action(undone["action"]) if "action" in undone
+                             else "correction of " + words.correction(undone))
+    elif kind == "correction":
+        text = "corrected: " + words.correction(entry)
+    elif kind in ("warning", "desync"):
+        text = str(entry.get("message") or "; ".join(map(str, entry.get("problems", []))))
+    elif kind == "resync":
+        text = "the board matches the game again"
+    elif kind == "board_ok":
+        # "cells": what logs written before the neutral key say
+        text = "camera overruled in " + " ".join(map(str, entry.get("regions",
+                                                                    entry.get("cells", []))))
+    return {**out, "text": text}

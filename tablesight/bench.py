@@ -36,9 +36,9 @@ def bench_rules(games: int = 200, seed: int = 1, checks: int = 20000,
     if hasattr(os, "sched_setaffinity"):
         with contextlib.suppress(OSError):  # one core, as the figure promises
             os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-    system = registry.get(game or registry.DEFAULT)
+    system = registry.get(game or registry.default())
     referee = system.referee(Setup.from_dict({"system": system.name,
-                                              "warbands": system.sample_forces()}))
+                                              "forces": system.sample_forces()}))
     rng = random.Random(seed)
     per_game: list[float] = []
     n_actions: list[int] = []

@@ -43,7 +43,7 @@ def hand_sequences(layout, renderer, n: int, seed: int) -> dict[str, Any]:
         cx, cy = clear_spot(layout, before.bases[1:], moving.diameter, rng)
         after_bases = [*before.bases[1:], type(moving)(cx, cy, moving.owner, moving.tag,
                                                        moving.diameter, moving.angle,
-                                                       moving.figure, moving.mini)]
+                                                       moving.figure, moving.piece)]
         after = Scene(layout, after_bases)
 
         def sig(scene):
@@ -89,8 +89,8 @@ def hand_sequences(layout, renderer, n: int, seed: int) -> dict[str, Any]:
             "final_board_missed": missed, "frames_held_by_hands": held}
 
 
-# Plain rings (no sticker: a base with no identity, Warseer's summoned minions when no
-# sticker is put on them) among stickered bases, on every game's map: a plain ring must
+# Plain rings (no sticker: a base with no identity: a summoned piece when no sticker is
+# put on it) among stickered bases, on every game's map: a plain ring must
 # never be read as a sticker (a clean one once read as sticker 6 and stalled a game).
 PLAIN_SHARE = 0.4
 PLAIN_CONDITIONS = ("clean", "tilt", "glare", "grey ink", "figures")

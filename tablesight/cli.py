@@ -49,7 +49,7 @@ def _with_files(system, files: Sequence[str] | None) -> None:
     use_user_catalog(system, [(Path(f).name, read_json(f)) for f in files])
 
 
-# -- catalog and warbands ------------------------------------------------------------
+# -- catalogs and forces ---------------------------------------------------------------
 def cmd_catalog_list(args: argparse.Namespace) -> int:
     system = installed_game(args.game)
     _with_files(system, args.catalog)
@@ -88,7 +88,7 @@ def cmd_catalog_import(args: argparse.Namespace) -> int:
     return 0 if made.ok else 1
 
 
-def cmd_warband_check(args: argparse.Namespace) -> int:
+def cmd_force_check(args: argparse.Namespace) -> int:
     from table.errors import SetupRefused
 
     system = installed_game(args.game)
@@ -233,7 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tablesight",
                                 description="A physical table assistant for miniatures games.")
     sub = p.add_subparsers(dest="command", required=True)
-    game_help = f"an installed game (tablesight games); default {registry.DEFAULT}"
+    game_help = f"an installed game (tablesight games); default {registry.default()}"
 
     from .table_cli import add_parsers as add_table
 
@@ -274,13 +274,15 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(default: the user catalog folder)")
     imp.set_defaults(func=cmd_catalog_import)
 
-    warband = sub.add_parser("warband", help="warband files").add_subparsers(
-        dest="warband_command", required=True)
-    wcheck = warband.add_parser("check", help="validate a warband file")
-    wcheck.add_argument("file")
-    wcheck.add_argument("--catalog", action="append", help="extra catalog JSON file(s)")
-    wcheck.add_argument("--game", help=game_help)
-    wcheck.set_defaults(func=cmd_warband_check)
+    # "warband": the command's name before there was more than one game; still works.
+    force = sub.add_parser("force", aliases=["warband"],
+                           help="a player's force file, in the game's format"
+                           ).add_subparsers(dest="force_command", required=True)
+    fcheck = force.add_parser("check", help="check a force file against the game's rules")
+    fcheck.add_argument("file")
+    fcheck.add_argument("--catalog", action="append", help="extra catalog JSON file(s)")
+    fcheck.add_argument("--game", help=game_help)
+    fcheck.set_defaults(func=cmd_force_check)
 
     from .device_cli import add_parsers as add_device
     from .vision_cli import add_parsers

@@ -205,10 +205,19 @@ class LiveTable:
                 self._last_preview = now
                 self._make_preview(frame.image, det)
 
+    def _piece_name(self, b: Any) -> str:
+        """A base as players read it on the Camera tab: the piece its sticker is on,
+        "?" when the sticker was not read. OpenCV's font draws ASCII only."""
+        ref = self.session.referee.stickers.ref_of.get(b.sticker) \
+            if b.sticker is not None else None
+        if ref is None:
+            return "?" if b.tag != "none" else ""
+        return self.session.words.humanize(ref).encode("ascii", "replace").decode()[:40]
+
     def _make_preview(self, image: np.ndarray, det: Any) -> None:
         from vision.annotate import annotate
 
-        pic = annotate(image, det)
+        pic = annotate(image, det, self._piece_name)
         if pic.shape[1] > 960:
             pic = cv2.resize(pic, (960, int(pic.shape[0] * 960 / pic.shape[1])),
                              interpolation=cv2.INTER_AREA)

@@ -80,8 +80,8 @@ class ScriptedTable:
         self.stats = TableStats()
         self.intended: list[Any] = []  # every action done by hand on the board
         self.stop = threading.Event()
-        # The referee's numbering, which covers pieces that join later (Warseer's
-        # summoned minions wear stickers 4-15), not only the starting forces.
+        # The referee's numbering, which covers pieces that join later (summoned
+        # pieces wear the stickers after the force's), not only the starting forces.
         self._sticker = {ref: sid for sid, ref in session.referee.stickers.ref_of.items()}
         refs = [p["ref"] for p in self._pieces(session.state)]
         self._angles = {r: self.rng.uniform(0, 360) for r in refs}

@@ -37,6 +37,13 @@ class Narrator:
         self._last_prompt = ""
         self._lock = threading.Lock()
 
+    def _correction(self, body: dict[str, Any]) -> str:
+        """A correction as the game words it (its fields are the game's own)."""
+        fields = {k: v for k, v in body.items() if k not in ("kind", "source", "t")}
+        if self.words is not None:
+            return self.words.correction(fields)
+        return ", ".join(f"{k} {v}" for k, v in fields.items())
+
     def __call__(self, ev: SessionEvent) -> None:
         d = ev.data
         lines: list[str] = []
@@ -67,11 +74,13 @@ class Narrator:
             lines.append(f"-- {d['part']}: {'ok' if d['ok'] else d['message']}")
         elif ev.kind == "undo":
             undone = d["undone"]
-            what = undone.get("action") if "action" in undone else \
-                f"correction of {undone.get('mini')}"
-            lines.append(f"<< undo: {self.words.action(what) if self.words else what}")
+            if "action" in undone:
+                what = self.words.action(undone["action"]) if self.words else undone["action"]
+            else:
+                what = f"correction ({self._correction(undone)})"
+            lines.append(f"<< undo: {what}")
         elif ev.kind == "correction":
-            lines.append(f"<< correction: {d.get('mini')} -> {d.get('to')}")
+            lines.append(f"<< correction: {self._correction(d)}")
         if lines and self.words is not None:
             lines = [self.words.humanize(x) for x in lines]
         if lines:
@@ -97,9 +106,9 @@ def _setup_from_args(args: argparse.Namespace) -> Setup:
             raise UsageError(f"{args.setup}: {e}") from None
     system = installed_game(getattr(args, "game", None))
     game = system.name
-    if args.warbands:
+    if args.forces:
         wbs = []
-        for f in args.warbands:
+        for f in args.forces:
             try:
                 wbs.append(tuple(system.force_from_file(read_json(f))))
             except SetupRefused as e:
@@ -175,8 +184,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(f"new game {session.game_id} in {log.path}")
         else:
             session = Session.resume(log)
+            # Where the game stands, in the game's own words: the seam promises a
+            # prompt for every state, not a turn counter.
+            now = session.words.humanize(session.referee.prompt(session.state).text)
             print(f"resumed game {session.game_id} from {log.path} "
-                  f"({len(session.ops)} operations, turn {session.state.turn})")
+                  f"({len(session.ops)} operations): {now}")
     except (StorageError, SetupFormatError, SetupRefused) as e:
         raise UsageError(str(e)) from None
     try:
@@ -462,9 +474,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--db", help="game database (default: the tablesight data folder)")
     run.add_argument("--new", action="store_true", help="start a new game even if one is open")
     run.add_argument("--setup", help="setup JSON (tablesight-setup/1) for a new game")
-    run.add_argument("--warbands", nargs=2, metavar=("P1.json", "P2.json"))
-    run.add_argument("--game", help="the game of a new game (tablesight games; default the "
-                                    "first): its sample forces, or --warbands in its format")
+    # "--warbands": the option's name before there was more than one game; still read.
+    run.add_argument("--forces", "--warbands", nargs=2, metavar=("P1.json", "P2.json"),
+                     help="each player's force file, in the game's format")
+    run.add_argument("--game", help="the game of a new game (tablesight games; default "
+                                    f"{registry.default()}): its sample forces, or --forces "
+                                    "in its format")
     _keep_frames_arg(run)
     _serving_args(run)
     run.set_defaults(func=cmd_run)

@@ -43,6 +43,6 @@ def installed_game(name: str | None) -> GameSystem:
     """An installed game by name (the default game when None); ``UsageError`` listing
     the installed ones otherwise."""
     try:
-        return registry.get(name or registry.DEFAULT)
+        return registry.get(name or registry.default())
     except registry.UnknownGame as e:
         raise UsageError(str(e)) from None

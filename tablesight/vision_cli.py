@@ -81,10 +81,10 @@ def cmd_print_stickers(args: argparse.Namespace) -> int:
     layout = load_layout(args.layout)
     try:
         # The force file is in the format of the game the map is for.
-        system = registry.get(layout.game or registry.DEFAULT)
-        force = system.force_from_file(read_json(args.warband))
+        system = registry.get(layout.game or registry.default())
+        force = system.force_from_file(read_json(args.force))
     except (SetupRefused, registry.UnknownGame) as exc:
-        raise UsageError(f"{args.warband}: {exc}") from None
+        raise UsageError(f"{args.force}: {exc}") from None
     pdf, mapping = print_stickers(layout, args.player, force, Path(args.out),
                                   base_mm=args.base, paper=args.paper,
                                   rings_only=args.rings_only,
@@ -373,8 +373,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     pr_.add_argument("--paper", choices=["a4", "letter"], default="a4")
     pr_.add_argument("--out", default="print")
     pr_.set_defaults(func=cmd_print_ruler)
-    ps = pr.add_parser("stickers", help="base stickers for a warband, with the mapping")
-    ps.add_argument("--warband", required=True)
+    ps = pr.add_parser("stickers", help="base stickers for a player's force, with the mapping")
+    # "--warband": the option's name before there was more than one game; still read.
+    ps.add_argument("--force", "--warband", required=True,
+                    help="the player's force file, in the format of the map's game")
     ps.add_argument("--player", choices=["p1", "p2"], default="p1")
     ps.add_argument("--base", type=float, default=25.0,
                     help="base diameter, mm (25 to 102: a 4-inch disk)")

@@ -107,23 +107,71 @@ def test_no_game_does_io():
     assert found == {}
 
 
+def _neutral_files() -> list[Path]:
+    """The session, the seam, the dashboard (its code, pages and scripts), the camera,
+    the box and the composition root: everything but the games."""
+    files = [f for top in ("web", "vision", "firmware_bridge", "tablesight")
+             for f in (ROOT / top).rglob("*") if f.suffix in (".py", ".js", ".html", ".css")]
+    files += list((ROOT / "table" / "session").rglob("*.py"))
+    files += list((ROOT / "table").glob("*.py"))
+    return files
+
+
+# Older spellings the neutral parts still read, so that logs, scripts and habits from
+# before a second game keep working; each is said once, where it is read.
+OLDER_NAMES = {
+    "table/session/setup.py": ('"warbands"', "warbands"),
+    "tablesight/cli.py": ('"warband"',),
+    "tablesight/table_cli.py": ('"--warbands"',),
+    "tablesight/vision_cli.py": ('"--warband"',),
+}
+
+
 def test_the_neutral_parts_name_no_game():
-    """Not even in a string: the session, the seam, the dashboard (its code, pages and
-    scripts), the camera and the box speak of games only through what a game system says
-    of itself. The registry names one default, which the scenario contract fixes. (The
-    games checked are those tablesight installs; the example game's name is a plain
-    English word.)"""
+    """Not even in a string: the neutral parts speak of games only through what a game
+    system says of itself. (The games checked are those tablesight installs; the example
+    game's name is a plain English word.)"""
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     games = set(pyproject["project"]["entry-points"]["tablesight.games"])
     assert games <= _games()
-    files = [f for top in ("web", "vision", "firmware_bridge") for f in (ROOT / top).rglob("*")
-             if f.suffix in (".py", ".js", ".html", ".css")]
-    files += list((ROOT / "table" / "session").rglob("*.py"))
-    files += [f for f in (ROOT / "table").glob("*.py") if f.name != "registry.py"]
     named = {str(f.relative_to(ROOT)): sorted(g for g in games
                                               if g in f.read_text(encoding="utf-8").lower())
-             for f in files}
+             for f in _neutral_files()}
     assert {k: v for k, v in named.items() if v} == {}
+
+
+def test_the_neutral_parts_use_no_games_words():
+    """No game's own word for a force ("warband") and no game's own keys (the pieces'
+    key of its corrections, "mini" or "unit"; the "minis" a prompt choice once had)
+    outside the games: a screen or a tool that used them would work for one game only.
+    Older spellings still read are listed in ``OLDER_NAMES``."""
+    from table import registry
+
+    words: set[str] = set()
+    for system in registry.systems().values():
+        if system.force_word != "force":
+            words.add(system.force_word)
+        ref = system.referee(_sample(system.name))
+        words.update(f'"{k}"' for k in ref.correction_fields[:1])
+    # (A layout's "cells" are the map format's own word, and stay.)
+    words.update(('"minis"', "mini:", "minis:"))
+    found: dict[str, list[str]] = {}
+    for f in _neutral_files():
+        rel = str(f.relative_to(ROOT))
+        allowed = OLDER_NAMES.get(rel, ())
+        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            low = line.lower()
+            hits = [w for w in sorted(words) if w in low
+                    and not any(w in old and old in low for old in allowed)]
+            if hits:
+                found.setdefault(rel, []).append(f"{n}: {hits}")
+    assert found == {}
+
+
+def _sample(game: str):
+    from table.session import Setup
+
+    return Setup.sample(game)
 
 
 def _graph() -> dict[str, set[str]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,8 +23,9 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 def test_rules_demo_referees_a_whole_game():
     r = run("rules", "demo", "--seed", "3")
     assert r.returncode == 0, r.stderr
-    assert "TURN 1" in r.stdout and "GAME OVER" in r.stdout
+    assert "TURN 1" in r.stdout and "GAME OVER: Ann wins" in r.stdout
     assert "victory track" in r.stdout.splitlines()[-1]
+    assert not re.search(r"\bp[12](#\d+)?\b", r.stdout), "an id where people read names"
 
 
 def test_catalog_import_writes_the_user_catalog_and_rules_check_uses_it(tmp_path):

@@ -60,7 +60,7 @@ def test_a_broken_game_package_does_not_stop_the_others(tmp_path, monkeypatch) -
 
 def test_a_whole_game_of_track_through_the_session(track_installed, tmp_path) -> None:
     log = GameLog(tmp_path / "games.db")
-    setup = Setup.from_dict({"system": "track", "warbands": {"p1": ["Pawn"], "p2": ["Pawn"]},
+    setup = Setup.from_dict({"system": "track", "forces": {"p1": ["Pawn"], "p2": ["Pawn"]},
                              "names": {"p1": "Ann", "p2": "Bob"}})
     s = Session.new(setup, log)
     assert log.games()[0].game == "track" and log.games()[0].rules_version == "track/1"
@@ -122,7 +122,7 @@ def test_the_dashboard_api_offers_and_starts_any_installed_game(track_installed,
 
     log = GameLog(tmp_path / "games.db")
     services = TableServices(Session.new(Setup.from_dict(
-        {"system": "track", "warbands": {"p1": ["Pawn"], "p2": ["Pawn"]}}), log), log=log)
+        {"system": "track", "forces": {"p1": ["Pawn"], "p2": ["Pawn"]}}), log), log=log)
     c = create_app(services, testing=True).test_client()
     assert {g["name"] for g in c.get("/api/systems").get_json()} == {"dreamblade", "track",
                                                                      "warseer"}
@@ -130,12 +130,12 @@ def test_the_dashboard_api_offers_and_starts_any_installed_game(track_installed,
         {"name": "Pawn", "cost": 0, "kind": "pawn"}]
     assert c.get("/api/catalog?game=chess").status_code == 400
     assert c.get("/api/state").get_json()["game"]["title"] == "Track (a test game)"
-    r = post(c, "/api/games", {"system": "track", "warbands": {"p1": ["Pawn"] * 3,
+    r = post(c, "/api/games", {"system": "track", "forces": {"p1": ["Pawn"] * 3,
                                                                "p2": ["Pawn"]}})
     assert r.status_code == 201, r.get_json()
     third = c.get("/api/state").get_json()["board"]["pieces"][2]
     assert third["ref"] == "p1#2" and third["region"] is None and third["zone"] == "waiting"
-    r = post(c, "/api/games", {"system": "track", "warbands": {"p1": ["Queen"],
+    r = post(c, "/api/games", {"system": "track", "forces": {"p1": ["Queen"],
                                                                "p2": ["Pawn"]}})
     assert r.status_code == 400 and "one to four 'Pawn'" in r.get_json()["error"]
     r = post(c, "/api/games", {"system": "chess", "warbands": {"p1": ["x"], "p2": ["y"]}})

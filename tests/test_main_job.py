@@ -4,6 +4,7 @@ SIGKILL and restarted, ``export`` and ``replay`` (real subprocesses, real HTTP).
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -23,10 +24,10 @@ def tablesight(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
 class Running:
     """``tablesight run`` in the background, talking HTTP like a browser."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "tablesight", "run", *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, cwd=ROOT)
+                                     text=True, cwd=ROOT, env=env)
         self.lines: list[str] = []
         assert self.proc.stdout is not None
         end = time.monotonic() + 60
@@ -125,6 +126,26 @@ def test_run_killed_mid_game_resumes_the_same_game(tmp_path: Path) -> None:
         again.stop()
 
 
+def test_run_resumes_a_game_of_any_system(track_installed, tmp_path: Path) -> None:
+    """A game whose state has no turn counter (the example game) resumes and says where
+    it stands in its own words."""
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
+    db = tmp_path / "games.db"
+    table = Running("--db", str(db), "--web-port", "0", "--game", "track", env=env)
+    try:
+        assert "new game 1" in "".join(table.lines)
+        assert table.command({"do": "die", "player": "p1", "die": 4})["ok"]
+    finally:
+        table.kill()
+    again = Running("--db", str(db), "--web-port", "0", env=env)
+    try:
+        said = "".join(again.lines)
+        assert "resumed game 1" in said and "(1 operations): Player 1: move a pawn 4" in said
+        assert again.get("/api/state")["state"]["roll"] == 4
+    finally:
+        again.stop()
+
+
 def test_run_refuses_a_file_that_is_not_a_game_log(tmp_path: Path) -> None:
     notes = tmp_path / "notes.db"
     notes.write_text("my notes\n")
@@ -203,7 +224,7 @@ def test_after_the_demo_game_a_new_game_is_played_too(tmp_path: Path) -> None:
 
     def new_game() -> int:
         state = json.loads(http.open(url + "api/state").read())
-        body = json.dumps({k: state["setup"][k] for k in ("names", "colors", "warbands")})
+        body = json.dumps({k: state["setup"][k] for k in ("names", "colors", "forces")})
         req = urllib.request.Request(url + "api/games", body.encode(), {
             "Content-Type": "application/json", "X-CSRF-Token": csrf})
         return json.loads(http.open(req).read())["game_id"]

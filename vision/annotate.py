@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
-from .detect.pipeline import Detection
+from .detect.pipeline import Detection, SeenBase
 
 COLORS = {"p1": (0, 140, 255), "p2": (255, 120, 0), None: (200, 200, 200)}
 
 
-def annotate(frame: np.ndarray, det: Detection) -> np.ndarray:
+def reading(b: SeenBase) -> str:
+    """What the detector read, for people who debug it: owner and sticker ("p2:20")."""
+    return f"{b.owner or '?'}:{b.sticker if b.sticker is not None else b.tag[0]}"
+
+
+def annotate(frame: np.ndarray, det: Detection,
+             label: Callable[[SeenBase], str] = reading) -> np.ndarray:
+    """The frame with the map's regions and each base seen drawn on it, in its owner's
+    colour, labelled by ``label`` (a screen players read gives the piece's name)."""
     out = frame.copy()
     layout = det.layout
     if not det.fix.found or layout is None:
@@ -36,8 +46,7 @@ def annotate(frame: np.ndarray, det: Detection) -> np.ndarray:
         rad = max(3, int(np.linalg.norm(edge - c)))
         color = COLORS.get(b.owner, COLORS[None])
         cv2.circle(out, (int(c[0]), int(c[1])), rad + 2, color, 2, cv2.LINE_AA)
-        label = f"{b.owner or '?'}:{b.sticker if b.sticker is not None else b.tag[0]}"
-        cv2.putText(out, label, (int(c[0]) + rad, int(c[1]) - rad), cv2.FONT_HERSHEY_SIMPLEX,
+        cv2.putText(out, label(b), (int(c[0]) + rad, int(c[1]) - rad), cv2.FONT_HERSHEY_SIMPLEX,
                     0.4, color, 1, cv2.LINE_AA)
     status = (f"markers {len(det.fix.markers_seen)}  reproj "
               f"{det.fix.reprojection_px or 0:.2f}px  {det.timing_ms.get('total', 0):.0f} ms"

@@ -96,11 +96,16 @@ class FrameSource(ABC):
         self.last_time = t
         return Frame(image, t, self.frames - 1)
 
+    def absent(self) -> str:
+        """What to say of a camera that has never sent a picture (found nowhere)."""
+        return "camera not found"
+
     def health(self, now: float | None = None) -> Health:
         age = None if self.last_time is None else (now or time.time()) - self.last_time
         stale = age is not None and age > 3.0 and self.bad_frames > 0
         msg = ("camera frozen: the same picture for "
                f"{self.freeze.frozen_after:g} s" if self.freeze.frozen else
+               self.absent() if not self.connected and self.frames == 0 else
                "camera disconnected, reconnecting" if not self.connected else
                f"camera sends broken pictures ({self.bad_frames} so far)" if stale else "")
         return Health(self.connected, self.freeze.frozen, self.frames, self.reconnects, age, msg)
@@ -147,6 +152,9 @@ class CaptureSource(FrameSource):
         self.live = live
         self.retry_s = retry_s
         self.max_retry_s = max_retry_s
+        # OpenCV's own warnings (a missing /dev/videoN, at every retry) would fill the
+        # terminal forever; the health line says it once, in words.
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
         self.cap = cv2.VideoCapture(target)
         if not self.cap.isOpened():
             if not live:
@@ -178,6 +186,14 @@ class CaptureSource(FrameSource):
         if self.live:
             return img, time.time()
         return img, self.cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
+
+    def absent(self) -> str:
+        if isinstance(self.target, int):
+            return (f"camera {self.target} not found: is it plugged in, and is "
+                    f"{self.target} its number? (the first camera is 0)")
+        # Not the address itself: a stream's URL may carry a password, and the health
+        # line is on every screen.
+        return "the camera stream does not answer: is its address right?"
 
     def close(self) -> None:
         self.cap.release()

@@ -332,4 +332,4 @@ def _board(d: object, folder: Path | None) -> Board:
 def game_layout(game: str | None = None) -> Layout:
     """The printed map of an installed game (by default the first one), from the layout
     document its game system provides."""
-    return Layout.from_dict(registry.get(game or registry.DEFAULT).layout())
+    return Layout.from_dict(registry.get(game or registry.default()).layout())

@@ -10,7 +10,7 @@ pattern of symbols), and a plain coloured ring (every wedge the owner's colour) 
 with no identity.
 
 The sticker can lie at any angle, so a pattern and all its rotations are the same
-pattern (the angle is never needed). A warband holds at most 16 miniatures, so each
+pattern (the angle is never needed). A force holds at most 16 stickered pieces, so each
 player needs 16 patterns, and both players use the same 16: the colour already says
 whose base it is, and the detector compares a ring only with its owner's ids.
 
@@ -141,7 +141,7 @@ def run_masks(samples_per_turn: int, length: int) -> np.ndarray:
 
 
 def player_ids(player_index: int) -> range:
-    """Tag ids printed for a player: p1 0-15, p2 16-31 (index in the warband order)."""
+    """Tag ids printed for a player: p1 0-15, p2 16-31 (index in the force's order)."""
     return range(player_index * IDS_PER_PLAYER, (player_index + 1) * IDS_PER_PLAYER)
 
 

@@ -152,7 +152,7 @@ def catalog() -> Any:
     """What a setup can field, for one installed game (``?game=NAME``; default the
     first game)."""
     try:
-        system = registry.get(request.args.get("game", registry.DEFAULT))
+        system = registry.get(request.args.get("game", registry.default()))
     except registry.UnknownGame as e:
         return _refused(str(e))
     return jsonify(system.catalog())

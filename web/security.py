@@ -37,7 +37,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 STAFF_COMMANDS = {"undo", "correct", "follow_camera", "choose", "board_ok"}
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
-MAX_BODY = 64 * 1024  # the largest real request (a setup with two warbands) is ~2 KB
+MAX_BODY = 64 * 1024  # the largest real request (a setup with two forces) is ~2 KB
 MIN_PIN = 6
 # Per client address, counting wrong PINs only: a million six-digit PINs at 100 a day.
 LOGIN_LIMITS = "5 per minute; 20 per hour; 100 per day"

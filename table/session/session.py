@@ -30,6 +30,7 @@ from table.errors import ActionRefused, CommandRefused, NotationError, SetupRefu
 from table.observation import Observation
 from table.quoting import quote
 from table.system import Explanation, Prompt, Referee, RulesEvent, check_player
+from table.wording import entry_text
 
 from .setup import Setup
 from .storage import REPLAYED_KINDS, GameLog, StorageError
@@ -124,7 +125,7 @@ class Session:
             elif e.kind in REPLAYED_KINDS:
                 ops.append(_Op(e.kind, e.body))
             since = [] if e.kind in REPLAYED_KINDS else [*since, e.to_dict()]
-            s.history.append(s.words.entry(e.to_dict()))
+            s.history.append(entry_text(s.words, e.to_dict()))
         try:
             s.state = s._replay(ops)
         except (ActionRefused, NotationError, CommandRefused, KeyError) as err:
@@ -184,7 +185,7 @@ class Session:
             self._seq += 1
             entry = {"seq": self._seq, "time": round(time.time(), 3),
                      "kind": kind, "source": source, **body}
-        self.history.append(self.words.entry(entry))
+        self.history.append(entry_text(self.words, entry))
         if len(self.history) > HISTORY_SHOWN * 2:
             del self.history[:HISTORY_SHOWN]
 
@@ -266,6 +267,7 @@ class Session:
                 "health": dict(self.health),
                 "history": self.history[-HISTORY_SHOWN:],
                 "seen": None if self.last_obs is None else self.last_obs.to_dict(),
+                "correction_places": self.referee.correction_places,
                 "can_undo": bool(self.ops),
                 "undo_label": self._op_text(self.ops[-1]) if self.ops else None,
             }
@@ -281,7 +283,8 @@ class Session:
 
         The table's own: ``{"do": "action", "action": "<the game's notation>"}``,
         ``{"do": "undo"}``, ``{"do": "choose", "option": 0}`` (one reading of a camera
-        board with several), ``{"do": "correct", ...the game's correction fields}``,
+        board with several), ``{"do": "correct", "piece": ..., "to": ...}`` (or the
+        game's own correction fields),
         ``{"do": "follow_camera", "on": false}``, ``{"do": "board_ok"}`` (the board on
         the table is right, the camera misreads it: overrule its reading where they
         disagree until that changes). Then the game's (``Referee.commands``: dice typed
@@ -340,7 +343,7 @@ class Session:
 
     def _cmd_action(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
         action = self.referee.parse_action(
-            _text(cmd, "action", "a line of text like 'p1 move p1#3 c4'"))
+            _text(cmd, "action", "a line of text: an action in the game's notation"))
         self.play(action, source, out)
         self.after_change(out)
 
@@ -373,7 +376,7 @@ class Session:
         if obs is None or not self.desync:
             raise CommandRefused("nothing to overrule: the camera agrees with the game")
         places = self.referee.overrule(self.state, obs)
-        self.note("board_ok", {"cells": places}, source)
+        self.note("board_ok", {"regions": places}, source)
         self._emit(out, "warning", message="camera overruled in " + " ".join(places)
                    + "; its wrong readings there are doubted while they last")
         self.after_change(out)
@@ -390,7 +393,12 @@ class Session:
 
     # -- corrections (outside the rules, for fixing a table by hand) ----------------------------
     def _cmd_correct(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
-        body = {k: cmd[k] for k in self.referee.correction_fields if k in cmd}
+        # A screen or a tool that knows no game says ``piece`` and ``to``; the game's
+        # first correction field is its own word for the piece.
+        fields = self.referee.correction_fields
+        body = {k: cmd[k] for k in fields if k in cmd}
+        if "piece" in cmd and fields and fields[0] not in body:
+            body[fields[0]] = cmd["piece"]
         new = self.referee.correct(self.state, body)
         self.note("correction", body, source)
         self.ops.append(_Op("correction", body))

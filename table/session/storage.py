@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from table.registry import DEFAULT as DEFAULT_SYSTEM
+from table import registry
 
 from . import integrity
 
@@ -115,7 +115,7 @@ def _v4(db: sqlite3.Connection) -> None:
         except (ValueError, AttributeError):
             system = None  # a damaged setup: left for the check that reads it to report
         db.execute("UPDATE games SET game=? WHERE id=?",
-                   (system if isinstance(system, str) else DEFAULT_SYSTEM, game))
+                   (system if isinstance(system, str) else registry.default(), game))
 
 
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3,

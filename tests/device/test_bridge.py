@@ -114,8 +114,26 @@ def test_no_box_gives_a_clear_error(tmp_path):
     with pytest.raises(DeviceError, match="no table box answered"):
         tb.start(wait=0.5)
     ev = tb.events.get(timeout=1)
-    assert ev.kind == "lost" and "cannot open" in ev.detail["reason"]
+    reason = ev.detail["reason"]
+    assert ev.kind == "lost" and reason.startswith("no device at ") \
+        and "is the box plugged in?" in reason
+    assert "Errno" not in reason  # what staff read: no raw OS error
     tb.stop()
+
+
+def test_a_port_that_will_not_open_says_what_to_do(tmp_path) -> None:
+    import errno
+
+    import serial
+
+    from firmware_bridge.bridge import cannot_open
+
+    busy = serial.SerialException(errno.EBUSY, "could not open port x: [Errno 16] busy")
+    assert cannot_open("/dev/ttyACM0", busy) == "/dev/ttyACM0 is in use by another program"
+    denied = serial.SerialException(errno.EACCES, "could not open port: [Errno 13]")
+    assert "dialout group" in cannot_open("/dev/ttyACM0", denied)
+    assert cannot_open("bogus://x", ValueError("invalid URL, protocol 'bogus' not known")) \
+        == "cannot open bogus://x: invalid URL, protocol 'bogus' not known"
 
 
 def test_chi_square_itself():

@@ -221,7 +221,7 @@ def test_spawn_prompt_lists_points_and_cells() -> None:
     assert p.proposal == "p2 end" and p.proposal_label == "end Bob's spawn phase"
     spawns = [c for c in p.choices if " spawn " in c["action"]]
     assert spawns[0]["label"].startswith("Bob: spawn ") and "(cost " in spawns[0]["label"]
-    assert spawns[0]["cells"] == ["a5"] and spawns[0]["minis"][0].startswith("p2#")
+    assert spawns[0]["regions"] == ["a5"] and spawns[0]["pieces"][0].startswith("p2#")
 
 
 def test_attack_dice_come_from_the_box_and_the_count_is_told() -> None:
@@ -430,7 +430,7 @@ def test_dashboard_colours_and_sticker_numbers_match_the_printed_ones() -> None:
     setup = sample_setup()
     numbering = setup.sticker_map().ref_of  # the printed numbering, by default
     for p in ("p1", "p2"):
-        ids = sticker_ids(p, len(setup.warbands[p]))
+        ids = sticker_ids(p, len(setup.forces[p]))
         assert [numbering[i] for i in ids] == [f"{p}#{k}" for k in range(len(ids))]
 
 

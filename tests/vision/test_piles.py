@@ -37,7 +37,7 @@ def _piles(lay: Layout, rng: random.Random) -> tuple[list[Base], set[str]]:
         high = Base(low.x + sep * math.cos(ang), low.y + sep * math.sin(ang), "p2", 16 + k,
                     d2, rng.uniform(0, 360), 0.0, f"top{k}")
         bases += [low, high]
-        top.add(high.mini or "")
+        top.add(high.piece or "")
     return bases, top
 
 
@@ -56,7 +56,7 @@ def test_piles_of_disks_are_taken_apart_and_the_top_is_never_guessed() -> None:
             if math.hypot(seen.x_mm - b.x, seen.y_mm - b.y) > 4.0:
                 continue  # hidden too much to be found (under a bigger disk)
             found += 1
-            on_top = b.mini in top
+            on_top = b.piece in top
             pairs += on_top
             decided += on_top and seen.layer == 1
             wrong += seen.layer != (1 if on_top else 0) and seen.layer != 0

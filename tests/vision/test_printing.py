@@ -113,7 +113,7 @@ def test_stickers_and_mapping(layout, tmp_path):
     assert "Iron Thug" in poppler("pdftotext", str(pdf), "-")
     m = json.loads(mapping.read_text())
     assert m["player"] == "p2" and m["base_mm"] == 32
-    assert [s["mini"] for s in m["stickers"]] == ["p2#0", "p2#1", "p2#2"]
+    assert [s["piece"] for s in m["stickers"]] == ["p2#0", "p2#1", "p2#2"]
     assert [s["sticker"] for s in m["stickers"]] == list(tags.player_ids(1))[:3]
     _, rings = print_stickers(layout, "p1", names, tmp_path / "r", rings_only=True)
     assert all(s["sticker"] is None for s in json.loads(rings.read_text())["stickers"])

@@ -103,6 +103,23 @@ def test_sources_that_cannot_open(tmp_path):
         open_source(str(bad))
 
 
+def test_a_camera_that_is_not_there_is_named_once_in_words(capfd):
+    """A device number with no camera behind it: the health line names it and says what
+    to check; OpenCV's own warnings do not repeat on the terminal at each retry."""
+    src = open_source("99")
+    for _ in range(3):
+        assert src.read() is None
+    health = src.health()
+    assert not health.connected
+    assert health.message.startswith("camera 99 not found: is it plugged in")
+    assert "cap_v4l" not in capfd.readouterr().err
+    stream = open_source("rtsp://staff:secret@127.0.0.1:9/table")
+    assert "secret" not in stream.health().message  # every screen shows the health line
+    assert "does not answer" in stream.health().message
+    stream.close()
+    src.close()
+
+
 def test_frozen_camera_is_noticed():
     watch = FreezeWatch(frozen_after=1.0)
     rng = np.random.default_rng(0)

@@ -87,7 +87,7 @@ def test_an_attack_played_on_the_dashboard(tmp_path: Path, screen: str,
         expect(pg.locator("#options .options button")).to_have_count(1)
         with pg.expect_response("**/api/command"):
             pg.locator("#options .options button").first.click()
-        chip = pg.locator('#board g.cell[data-cell="f6"] g.mini')
+        chip = pg.locator('#board g.cell[data-cell="f6"] g.piece')
         expect(chip).to_have_count(1)
         expect(chip).to_contain_text("2")  # two wounds on Gil-Talas's chip
         score = pg.locator("#score")
@@ -122,3 +122,24 @@ def test_the_opening_is_confirmed_with_the_ready_button(tmp_path: Path, screen: 
         assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
     assert not blocked, blocked
     assert (session.state.sides["p1"].hand, session.state.active) == (4, "p2")
+
+
+def test_a_creature_corrected_from_the_history_tab(tmp_path: Path) -> None:
+    """The correction form (a piece picked by name, the place typed in) puts a Warseer
+    creature where it stands on the table: the form speaks the seam's neutral ``piece``
+    and the game reads it as its ``unit``."""
+    with _dashboard(tmp_path, (1280, 800), *POSITION[:7]) as (session, pg, blocked):
+        pg.click('button.tab[data-tab="history"]')
+        expect(pg.locator("#correct-to")).to_have_attribute("placeholder",
+                                                            "a hex like e5, or off")
+        pg.select_option("#correct-piece", label="Ann's Gil-Talas (f2)")
+        pg.fill("#correct-to", "e4")
+        with pg.expect_response("**/api/command") as answer:
+            pg.click('#correct button[type="submit"]')
+        assert answer.value.status == 200, answer.value.json()
+        expect(pg.locator("#history li").first).to_contain_text("Gil-Talas put on e4")
+        pg.click('button.tab[data-tab="table"]')
+        expect(pg.locator('#board g.cell[data-cell="e4"] g.piece')).to_have_count(1)
+    assert not blocked, blocked
+    assert session.state.units["p1#1"].hex is not None
+    assert str(session.state.units["p1#1"].hex) == "e4"

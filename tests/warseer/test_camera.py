@@ -112,7 +112,7 @@ def test_printed_stickers_cover_the_minions_a_card_summons(tmp_path, capsys) -> 
                                                 "Forest Archer"]
     assert len(printed) == 16 and all(s.get("joins_in_play") for s in printed[4:])
     assert not any(s.get("joins_in_play") for s in printed[:4])
-    setup = Setup(warbands={"p1": ("Diodor", "Gil-Talas", "Order Squire", "Forest Archer"),
+    setup = Setup(forces={"p1": ("Diodor", "Gil-Talas", "Order Squire", "Forest Archer"),
                             "p2": ("Kaitlynn",)}, system="warseer")
     known = system.referee(setup).stickers.ref_of
-    assert all(known[s["sticker"]] == s["mini"] for s in printed)
+    assert all(known[s["sticker"]] == s["piece"] for s in printed)

@@ -35,7 +35,7 @@ def test_the_warseer_demo_plays_to_the_last_feat_and_the_winner(tmp_path, capsys
     assert {"last_feat", "game_over", "damaged", "hall_of_fame"} <= events
     # A summoned minion wears its printed sticker (numbers past the warband's, 4-15 of
     # each player's 16), and the camera read it on the battlefield.
-    warband = {p: len(w) for p, w in game.setup["warbands"].items()}
+    warband = {p: len(w) for p, w in game.setup["forces"].items()}
     minion_ids = {k * 16 + i for k, p in enumerate(("p1", "p2")) for i in range(warband[p], 16)}
     read = {b["sticker"] for e in log.entries(game.id, ("observation",))
             for bases in e.to_dict()["regions"].values() for b in bases}

@@ -119,7 +119,7 @@ def test_with_a_pin_corrections_need_a_staff_login(services: TableServices) -> N
 
 
 def test_new_game_from_the_setup_page(client, services: TableServices) -> None:
-    wb = sample_setup().warbands["p1"]
+    wb = sample_setup().forces["p1"]
     r = post(client, "/api/games", {"warbands": {"p1": list(wb), "p2": list(wb[:4])},
                                     "names": {"p1": "Ann", "p2": "Bob"},
                                     "colors": {"p1": "#0000ff", "p2": "#ff0000"}})
@@ -192,7 +192,7 @@ def test_the_sse_endpoint_streams_over_http(client, services: TableServices) -> 
 
 def test_games_are_listed_and_an_old_one_resumed(client, services: TableServices,
                                                   session: Session) -> None:
-    wb = list(sample_setup().warbands["p1"])
+    wb = list(sample_setup().forces["p1"])
     first = post(client, "/api/games", {"warbands": {"p1": wb, "p2": wb}}).get_json()
     post(client, "/api/command", {"do": "initiative", "player": "p1", "die": 4})
     post(client, "/api/command", {"do": "initiative", "player": "p2", "die": 2})
@@ -239,7 +239,7 @@ def test_a_new_game_keeps_the_camera_and_box_health(client, services: TableServi
                                                     session: Session) -> None:
     session.report_health("box", True, "table box connected")
     session.report_health("camera", False, "camera frozen")
-    wb = list(sample_setup().warbands["p1"])
+    wb = list(sample_setup().forces["p1"])
     assert post(client, "/api/games", {"warbands": {"p1": wb, "p2": wb}}).status_code == 201
     health = client.get("/api/state").get_json()["health"]
     assert health["box"]["ok"] and health["camera"]["message"] == "camera frozen"

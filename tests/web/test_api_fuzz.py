@@ -17,9 +17,9 @@ from web import TableServices, create_app
 from ..session.helpers import sample_setup, seen
 from .test_api import token
 
-KEYS = ["do", "action", "player", "faces", "die", "mini", "to", "damage", "option", "on",
-        "cell", "pin", "warbands", "names", "colors", "stickers", "camera", "port", "format",
-        "system", "p1", "p2"]
+KEYS = ["do", "action", "player", "faces", "die", "mini", "piece", "to", "damage", "option",
+        "on", "cell", "pin", "warbands", "forces", "names", "colors", "stickers", "camera",
+        "port", "format", "system", "p1", "p2"]
 COMMANDS = ["action", "roll", "initiative", "ready", "strike", "undo", "choose", "correct",
             "follow_camera", "board_ok"]
 TEXTS = ["p1", "p2", "p1#0", "p2#3", "c3", "e1", "reserves", "graveyard", "removed",
@@ -41,6 +41,7 @@ plausible = st.fixed_dictionaries(
               "faces": st.lists(st.sampled_from(["1", "2", "3", "miss", "blade", 2]),
                                 max_size=6),
               "action": st.sampled_from(TEXTS), "mini": st.sampled_from(TEXTS),
+              "piece": st.sampled_from(TEXTS),
               "to": st.sampled_from(TEXTS), "damage": st.integers(-1, 9),
               "option": st.integers(-1, 2), "on": st.booleans()})
 setups = st.fixed_dictionaries(

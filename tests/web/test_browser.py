@@ -99,7 +99,7 @@ def test_a_short_game_through_the_dashboard(table, page: Page) -> None:
                         if " spawn " in c["action"])
     action = A.Spawn(*spawn.split()[0:1], *spawn.split()[2:4])  # type: ignore[call-arg]
     players.put(players.physical(action.mini), action.cell)
-    expect(page.locator(f'#board g.mini[data-ref="{action.mini}"]')).to_have_count(1)
+    expect(page.locator(f'#board g.piece[data-ref="{action.mini}"]')).to_have_count(1)
     expect(page.locator("#history")).to_contain_text(label)  # with the cost it had
     shot(page, "02-board-after-spawn")
     # Ready on the dashboard (the Enter key) ends the phase.
@@ -177,7 +177,7 @@ def test_the_combat_helper_shows_what_damage_would_do(tmp_path: Path, page: Page
         expect(page.locator("#cell-info")).to_contain_text("In b2")
         shot(page, "07b-placing-by-tapping-a-cell")
         options.click()
-        expect(page.locator('#board g.cell[data-cell="b2"] g.mini')).to_have_count(1)
+        expect(page.locator('#board g.cell[data-cell="b2"] g.piece')).to_have_count(1)
         game = session.referee.game
         assert session.state.cell[game.gid("p2#0")] == game.board.index("b2")
     finally:
@@ -191,7 +191,7 @@ def midgame(tmp_path: Path) -> Session:
     from tests.rules.helpers import position
 
     setup = Setup.sample()
-    state = position(setup.warbands, {"p1#15": "c3", "p1#14": "c3", "p1#7": "c3",
+    state = position(setup.forces, {"p1#15": "c3", "p1#14": "c3", "p1#7": "c3",
                                       "p2#9": "c3", "p2#13": "c3", "p1#4": "b2", "p1#1": "e1",
                                       "p2#8": "d4", "p2#5": "a5", "p2#3": "b4"},
                      phase=Phase.ACTION, active="p1", turn=3, turns_won=(1, 1))
@@ -220,9 +220,9 @@ def test_the_dashboard_fits_phones_tablets_and_tvs(tmp_path: Path, screen: str,
             assert options is not None and options["y"] < size[1] * 0.75, options
             # Names on the board read from arm's length: chip text at least 12 px tall
             # on a phone (it was 7 px), a damage badge, the engaged cell said in words.
-            chip = pg.locator('#board g.cell[data-cell="c3"] g.mini text').first.bounding_box()
+            chip = pg.locator('#board g.cell[data-cell="c3"] g.piece text').first.bounding_box()
             assert chip is not None and chip["height"] >= (12 if screen == "phone" else 11)
-            expect(pg.locator('#board g.mini[data-ref="p1#4"] circle')).to_have_count(1)
+            expect(pg.locator('#board g.piece[data-ref="p1#4"] circle')).to_have_count(1)
             expect(pg.locator('#board g.cell[data-cell="c3"]')).to_contain_text("engaged")
             # Full names on demand: a tap on the cell lists them.
             pg.click('#board g.cell[data-cell="c3"]')
@@ -279,7 +279,7 @@ def test_a_new_game_from_the_setup_page_with_catalog_picks(tmp_path: Path, page:
         expect(page.locator("#zones")).to_contain_text("Dev")
         assert services.session.game_id != session.game_id
         assert services.session.setup.names == {"p1": "Cleo", "p2": "Dev"}
-        assert services.session.setup.warbands["p2"] == (
+        assert services.session.setup.forces["p2"] == (
             "Spellbound Scissors", "Runetagged Brawler", "Pearlthorn Castle")
         shot(page, "08-new-game")
     finally:
@@ -292,7 +292,7 @@ def test_a_hostile_setup_from_an_old_log_runs_no_script(tmp_path: Path, page: Pa
     from table.session import Setup
 
     xss = '"/><image href=x onerror="window.pwned=1">'
-    wb = Setup.sample().warbands
+    wb = Setup.sample().forces
     setup = Setup(wb, {"p1": '<img src=x onerror="window.pwned=2">', "p2": "Bob"},
                   {"p1": xss, "p2": "#1a78e0"})
     session = Session.new(setup, GameLog(tmp_path / "games.db"))
@@ -302,12 +302,12 @@ def test_a_hostile_setup_from_an_old_log_runs_no_script(tmp_path: Path, page: Pa
     server = Server(create_app(TableServices(session)), "127.0.0.1", 0).start()
     try:
         page.goto(server.url)
-        expect(page.locator('#board g.mini[data-ref="p1#0"]')).to_have_count(1)
+        expect(page.locator('#board g.piece[data-ref="p1#0"]')).to_have_count(1)
         expect(page.locator("#score")).to_contain_text('<img src=x onerror="window.pwned=2">')
         time.sleep(0.5)
         assert page.evaluate("() => window.pwned === undefined")
         assert page.locator("#board image, #score img, #zones img").count() == 0
-        assert page.locator('#board g.mini[data-ref="p1#0"] rect').get_attribute(
+        assert page.locator('#board g.piece[data-ref="p1#0"] rect').get_attribute(
             "fill") == "#888888"
     finally:
         server.stop()

@@ -24,7 +24,7 @@ def test_a_hex_game_the_dashboard_never_heard_of(track_installed, tmp_path: Path
     log = GameLog(tmp_path / "games.db")
     session = Session.new(Setup.from_dict({
         "system": "track", "names": {"p1": "Ann", "p2": "Bob"},
-        "warbands": {"p1": ["Pawn", "Pawn"], "p2": ["Pawn", "Pawn"]}}), log)
+        "forces": {"p1": ["Pawn", "Pawn"], "p2": ["Pawn", "Pawn"]}}), log)
     server = Server(create_app(TableServices(session, log=log)), "127.0.0.1", 0).start()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     blocked: list[str] = []
@@ -57,7 +57,7 @@ def test_a_hex_game_the_dashboard_never_heard_of(track_installed, tmp_path: Path
             expect(pg.locator("#options .options button")).to_have_count(2)
             with pg.expect_response("**/api/command"):
                 pg.locator("#options .options button").first.click()
-            chip = pg.locator('#board g.cell[data-cell="s0"] g.mini')
+            chip = pg.locator('#board g.cell[data-cell="s0"] g.piece')
             expect(chip).to_have_count(1)
             expect(pg.locator("#prompt")).to_contain_text("Bob: roll the die")
             # The pawn's chip lies inside its hex, and its name reads from arm's length.
@@ -72,7 +72,7 @@ def test_a_hex_game_the_dashboard_never_heard_of(track_installed, tmp_path: Path
                 const r = el.getBoundingClientRect();
                 return {x: r.x, width: r.width, height: r.height};
               };
-              return {hex: box("polygon"), chip: box("g.mini rect"), text: box("g.mini text")};
+              return {hex: box("polygon"), chip: box("g.piece rect"), text: box("g.piece text")};
             }""")
             hex_box, chip_box, text = box["hex"], box["chip"], box["text"]
             assert hex_box and chip_box, box

@@ -33,7 +33,7 @@ def client(services: TableServices):
 
 
 def _setup(**over: object) -> dict:
-    wb = list(sample_setup().warbands["p1"])
+    wb = list(sample_setup().forces["p1"])
     body: dict = {"warbands": {"p1": wb, "p2": wb}, "names": {"p1": "Ann", "p2": "Bob"},
                   "colors": {"p1": "#f0780a", "p2": "#1a78e0"}}
     body.update(over)

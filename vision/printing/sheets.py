@@ -87,7 +87,7 @@ def print_map(layout: Layout, out_dir: Path, dpi: float = 150.0, paper: str = "a
 
 
 def sticker_ids(player: str, count: int) -> list[int]:
-    """Sticker ids of a player's warband: p1 uses 0-15, p2 uses 16-31 (by warband index)."""
+    """Sticker ids of a player's force: p1 uses 0-15, p2 uses 16-31 (by index in the force)."""
     ids = tags.player_ids(0 if player == "p1" else 1)
     if count > len(ids):
         raise ValueError(f"at most {len(ids)} stickers per player")
@@ -98,7 +98,7 @@ def print_stickers(layout: Layout, player: str, names: list[str], out_dir: Path,
                    base_mm: float = 25.0, paper: str = "a4", dpi: float = 300.0,
                    rings_only: bool = False,
                    joining: list[str] | None = None) -> tuple[Path, Path]:
-    """A sheet of tags for one warband and the sticker -> miniature mapping; ``joining``:
+    """A sheet of tags for one force and the sticker -> piece mapping; ``joining``:
     labels of pieces that may join the force during play (summoned minions), which get
     the next numbers (the game numbers them so: ``GameSystem.joining_pieces``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -128,7 +128,7 @@ def print_stickers(layout: Layout, player: str, names: list[str], out_dir: Path,
         doc.image(img, x, y, size / s, size / s)
         doc.text(x + base_mm + 4, y + base_mm / 2 + 1, 8,
                  f"{player}#{k}  {name}" + ("" if rings_only else f"  (sticker {tag_id})"))
-        mapping.append({"sticker": None if rings_only else tag_id, "mini": f"{player}#{k}",
+        mapping.append({"sticker": None if rings_only else tag_id, "piece": f"{player}#{k}",
                         "name": name, **({"joins_in_play": True} if k >= force else {})})
     pdf_path = out_dir / f"stickers-{player}.pdf"
     pdf_path.write_bytes(doc.output())

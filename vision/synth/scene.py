@@ -37,7 +37,7 @@ class Base:
     diameter: float = 25.0
     angle: float = 0.0
     figure: float = 0.45  # fraction of the base top the figure hides (0: none)
-    mini: str | None = None  # e.g. "p1#3", for the truth only
+    piece: str | None = None  # e.g. "p1#3", for the truth only
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class Scene:
             r = self.layout.region_at(b.x, b.y)
             if r is not None:
                 out.setdefault(r.name, []).append({"owner": b.owner, "sticker": b.tag,
-                                                   "x": b.x, "y": b.y, "mini": b.mini})
+                                                   "x": b.x, "y": b.y, "piece": b.piece})
         return out
 
     def hand_polygons(self) -> list[np.ndarray]:

@@ -9,7 +9,7 @@ let snap = null;
 let systems = []; // the installed games (/api/systems): their words and sample forces
 let faces = [];
 let refreshTimer = null;
-let selected = null; // {cell} or {mini}: what a click on the board picked
+let selected = null; // {cell} or {piece}: what a click on the board picked
 let undoArmed = null; // the undo waiting for its second press: [label, timer]
 
 const $ = (id) => document.getElementById(id);
@@ -112,7 +112,7 @@ function describePiece(m) {
 function render() {
   if (!snap) return;
   document.body.dataset.gameId = snap.game_id ?? "";
-  if (selected && selected.mini && !pieceOf(selected.mini)) selected = null;
+  if (selected && selected.piece && !pieceOf(selected.piece)) selected = null;
   renderPrompt();
   renderBanners();
   renderHealth();
@@ -182,13 +182,13 @@ function renderHealth() {
 
 // The regions and pieces the current choices involve: what a click can pick.
 function choosable() {
-  const cells = new Set();
-  const minis = new Set();
+  const regions = new Set();
+  const pieces = new Set();
   for (const c of snap.prompt.choices || []) {
-    c.cells.forEach((x) => cells.add(x));
-    c.minis.forEach((x) => minis.add(x));
+    c.regions.forEach((x) => regions.add(x));
+    c.pieces.forEach((x) => pieces.add(x));
   }
-  return { cells, minis };
+  return { regions, pieces };
 }
 
 // -- geometry of the board model (map millimetres) ----------------------------------------
@@ -244,9 +244,9 @@ function renderBoard() {
     const box = bbox(r.outline);
     const here = byRegion[r.id] || [];
     const picked = selected && (selected.cell === r.id ||
-      (selected.mini && pieceOf(selected.mini)?.region === r.id));
+      (selected.piece && pieceOf(selected.piece)?.region === r.id));
     const fill = r.fill ? paint(r.fill) + "55" : r.alert ? "#5a1f1f" : "#1c232b";
-    const cls = ["cell", can.cells.has(r.id) ? "choosable" : "", picked ? "picked" : ""];
+    const cls = ["cell", can.regions.has(r.id) ? "choosable" : "", picked ? "picked" : ""];
     out += `<g class="${cls.join(" ")}" data-cell="${esc(r.id)}" role="button" ` +
       `aria-label="${esc(r.label || r.id)}${here.length ? ": " + here.map((a) =>
         esc(`${nameOf(a.player)}'s ${a.label}`)).join(", ") : ""}">`;
@@ -344,9 +344,9 @@ function pieceTitle(p) {
 
 function chipOf(piece, x, y, w, h, chip, k, can) {
   const col = colors();
-  const pick = selected && selected.mini === piece.ref;
+  const pick = selected && selected.piece === piece.ref;
   const badge = piece.badge ? 1 : 0;
-  let out = `<g class="mini${pick ? " picked" : ""}${can.minis.has(piece.ref) ? " choosable" : ""}" ` +
+  let out = `<g class="piece${pick ? " picked" : ""}${can.pieces.has(piece.ref) ? " choosable" : ""}" ` +
     `data-ref="${esc(piece.ref)}" role="button">${pieceTitle(piece)}` +
     `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="${4 * k}" ` +
     `fill="${col[piece.player] || "#888888"}" stroke="${piece.outline ? "#fff" : "none"}" ` +
@@ -367,10 +367,10 @@ function chipOf(piece, x, y, w, h, chip, k, can) {
 
 function discOf(piece, k, can) {
   const col = colors();
-  const pick = selected && selected.mini === piece.ref;
+  const pick = selected && selected.piece === piece.ref;
   const [x, y] = piece.at;
   const r = piece.diameter / 2;
-  let out = `<g class="mini${pick ? " picked" : ""}${can.minis.has(piece.ref) ? " choosable" : ""}" ` +
+  let out = `<g class="piece${pick ? " picked" : ""}${can.pieces.has(piece.ref) ? " choosable" : ""}" ` +
     `data-ref="${esc(piece.ref)}" role="button">${pieceTitle(piece)}` +
     `<circle cx="${x}" cy="${y}" r="${r}" fill="${col[piece.player] || "#888888"}" ` +
     `stroke="${piece.outline || pick ? "#fff" : "#000"}" stroke-width="${2 * k}" ` +
@@ -409,14 +409,14 @@ function chipText(text, x, y, font, room) {
 function renderCellInfo() {
   const el = $("cell-info");
   if (!selected) { el.hidden = true; return; }
-  const piece = selected.mini ? pieceOf(selected.mini) : null;
+  const piece = selected.piece ? pieceOf(selected.piece) : null;
   const where = selected.cell || (piece && piece.region);
   let html;
   if (where) {
     const region = snap.board.regions.find((r) => r.id === where);
     const here = pieces().filter((m) => m.region === where);
     html = `<h2>In ${esc(region ? region.label || region.id : where)}</h2>` + (here.length
-      ? "<ul>" + here.map((m) => `<li class="${m.ref === selected.mini ? "picked" : ""}">` +
+      ? "<ul>" + here.map((m) => `<li class="${m.ref === selected.piece ? "picked" : ""}">` +
         `<button type="button" class="linkish" data-pick="${esc(m.ref)}">` +
         `${describePiece(m)}</button></li>`).join("") + "</ul>"
       : "<p>Empty.</p>");
@@ -435,7 +435,7 @@ function renderZones() {
   el.innerHTML = ["p1", "p2"].map((p) => {
     const list = (z) => pieces().filter((m) => m.player === p && m.zone === z)
       .map((m) => `<button type="button" class="chip ${esc(p)}` +
-        `${selected && selected.mini === m.ref ? " picked" : ""}" data-pick="${esc(m.ref)}">` +
+        `${selected && selected.piece === m.ref ? " picked" : ""}" data-pick="${esc(m.ref)}">` +
         `${esc(m.label)}${m.note ? ` <small>(${esc(m.note)})</small>` : ""}</button>`)
       .join(" ") || "—";
     return `<div><b class="${esc(p)}">${playerName(p)}</b>` + zones.map((z) =>
@@ -509,8 +509,8 @@ function renderOptions() {
   let html = "<h2>What can be done</h2>";
   if (p.step === "game_over") {
     html += `<p>${snap.score.winner ? playerName(snap.score.winner) + " won." : ""}</p>` +
-      `<button data-new-game class="ready">New game: same players and warbands</button>` +
-      ` <button data-tab-go="setup">Other players or warbands…</button>`;
+      `<button data-new-game class="ready">New game: same players and ${esc(tableWords().force_word)}s</button>` +
+      ` <button data-tab-go="setup">Other players or ${esc(tableWords().force_word)}s…</button>`;
     $("options").innerHTML = html;
     $("options").hidden = false;
     return;
@@ -522,11 +522,11 @@ function renderOptions() {
   // Choices a card shows (the dice, a fight's damage) are not listed twice.
   let shown = (p.choices || []).filter((c) => !c.card);
   if (selected) {
-    const cell = selected.cell || (pieceOf(selected.mini) || {}).region;
-    const picked = shown.filter((c) => (selected.mini && c.minis.includes(selected.mini)) ||
-      (cell && (c.cells.includes(cell) ||
-        c.minis.some((r) => (pieceOf(r) || {}).region === cell && !selected.mini))));
-    const what = selected.mini ? esc(pieceOf(selected.mini)?.label || "") : esc(cell || "");
+    const cell = selected.cell || (pieceOf(selected.piece) || {}).region;
+    const picked = shown.filter((c) => (selected.piece && c.pieces.includes(selected.piece)) ||
+      (cell && (c.regions.includes(cell) ||
+        c.pieces.some((r) => (pieceOf(r) || {}).region === cell && !selected.piece))));
+    const what = selected.piece ? esc(pieceOf(selected.piece)?.label || "") : esc(cell || "");
     html += `<p class="filter">Choices for <b>${what}</b>: ${picked.length} of ${shown.length}` +
       ` <button type="button" data-unpick>Show all</button></p>`;
     shown = picked;
@@ -546,12 +546,13 @@ function renderHistory() {
     .filter((h) => h.text).slice(0, 80).map((h) =>
       `<li data-kind="${esc(h.kind)}"><b>${esc(h.kind)}</b> ${esc(h.text)}` +
       `<span class="src">${esc(h.source || "")}</span></li>`).join("");
-  // The correction form picks a miniature by name (its value is the id the API takes).
-  const pickMini = $("correct-mini");
+  // The correction form picks a piece by name (its value is the id the API takes).
+  const pickMini = $("correct-piece");
   const where = (m) => m.region || (snap.board.zones.find((z) => z.id === m.zone) || {}).label
     || "off the board";
   const opts = pieces().map((m) => `<option value="${esc(m.ref)}">${playerName(m.player)}'s ` +
     `${esc(m.label)} (${esc(where(m))})</option>`).join("");
+  $("correct-to").placeholder = snap.correction_places || "";
   if (pickMini.dataset.opts !== opts) {
     const keep = pickMini.value;
     pickMini.innerHTML = opts;
@@ -583,22 +584,22 @@ function undoPressed() {
 
 function pick(what) {
   const same = selected && ((what.cell && selected.cell === what.cell) ||
-    (what.mini && selected.mini === what.mini));
+    (what.piece && selected.piece === what.piece));
   selected = same ? null : what;
   render();
 }
 
 // -- input ------------------------------------------------------------------------------
 document.addEventListener("click", (e) => {
-  const miniEl = e.target.closest("#board g.mini");
-  if (miniEl) return pick({ mini: miniEl.dataset.ref });
+  const pieceEl = e.target.closest("#board g.piece");
+  if (pieceEl) return pick({ piece: pieceEl.dataset.ref });
   const cellEl = e.target.closest("#board g.cell");
   if (cellEl) return pick({ cell: cellEl.dataset.cell });
   const b = e.target.closest("button");
   if (!b) return;
   if (b.classList.contains("tab")) return showTab(b.dataset.tab);
   if (b.dataset.tabGo) return showTab(b.dataset.tabGo);
-  if (b.dataset.pick) return pick({ mini: b.dataset.pick });
+  if (b.dataset.pick) return pick({ piece: b.dataset.pick });
   if ("unpick" in b.dataset) { selected = null; return render(); }
   if (b.dataset.action) { selected = null; return command({ do: "action", action: b.dataset.action }); }
   if (b.dataset.ready) return command({ do: "ready", player: b.dataset.ready });
@@ -621,7 +622,7 @@ document.addEventListener("click", (e) => {
 async function rematch() {
   const s = snap.setup;
   const r = await post("/api/games", { system: s.system, names: s.names, colors: s.colors,
-                                       warbands: s.warbands });
+                                       forces: s.forces });
   if (r.ok) { selected = null; showTab("table"); }
 }
 
@@ -632,7 +633,8 @@ $("typed").addEventListener("submit", (e) => {
 });
 $("correct").addEventListener("submit", (e) => {
   e.preventDefault();
-  command({ do: "correct", mini: $("correct-mini").value.trim(), to: $("correct-to").value.trim() });
+  // The seam's neutral shape: the session hands ``piece`` to the game under its own word.
+  command({ do: "correct", piece: $("correct-piece").value.trim(), to: $("correct-to").value.trim() });
 });
 $("login").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -660,23 +662,26 @@ $("setup").addEventListener("submit", async (e) => {
     system: $("system").value || undefined,
     names: { p1: f.p1name.value, p2: f.p2name.value },
     colors: { p1: f.p1color.value, p2: f.p2color.value },
-    warbands: wb,
+    forces: wb,
   });
   msg.textContent = r.ok ? `Game ${r.data.game_id} started.` : r.data.error;
   if (r.ok) { selected = null; showTab("table"); }
 });
 
 const chosenGame = () => systems.find((g) => g.name === $("system").value) || systems[0];
+// The words of the game on the table (its piece_word, force_word), for its own pages.
+const tableWords = () => (snap && systems.find((g) => g.name === snap.setup.system))
+  || { piece_word: "piece", force_word: "force" };
 
 async function fillSample() {
   const g = chosenGame();
   const f = $("setup").elements;
   const same = snap && snap.setup.system === g.name;
-  f.p1wb.value = (same ? snap.setup.warbands.p1 : g.sample.p1).join("\n");
-  f.p2wb.value = (same ? snap.setup.warbands.p2 : g.sample.p2).join("\n");
+  f.p1wb.value = (same ? snap.setup.forces.p1 : g.sample.p1).join("\n");
+  f.p2wb.value = (same ? snap.setup.forces.p2 : g.sample.p2).join("\n");
 }
 
-// The setup page speaks the chosen game's words ("warband", "miniature").
+// The setup page speaks the chosen game's words (its piece_word, force_word).
 function setupWords() {
   const g = chosenGame();
   if (!g) return;
@@ -752,7 +757,7 @@ $("devices").addEventListener("submit", async (e) => {
   $("devices-msg").textContent = r.ok ? "in use" : r.data.error;
 });
 
-// A catalog pick is one more line in the chosen player's warband.
+// A catalog pick is one more line in the chosen player's force.
 document.addEventListener("click", (e) => {
   const b = e.target.closest("button[data-add]");
   if (!b) return;

@@ -17,7 +17,7 @@ from .game import Game
 from .layout import standard_layout
 from .playout import play_random_game, table_policy
 from .referee import DreambladeReferee
-from .referee.wording import event_line
+from .referee.wording import Words, event_line
 from .scenario import run
 from .warband import load_warband, sample_warband
 
@@ -30,6 +30,7 @@ class Dreamblade(GameSystem):
     # The 2006 rulebook and quick rules as ``docs/rules/dreamblade.md`` reads them, and
     # this engine's revision of that reading.
     rules_version: ClassVar[str] = "dreamblade-2006/engine-2"
+    files_without_a_name: ClassVar[bool] = True  # the scenario contract (v1) is its
     piece_word: ClassVar[str] = "miniature"
     force_word: ClassVar[str] = "warband"
 
@@ -50,7 +51,7 @@ class Dreamblade(GameSystem):
         """The static game for a setup; ``SetupError``/``CatalogError`` naming the
         problem (a miniature not in the catalog, a warband over the limits)."""
         return Game(Board.standard(), catalog or self.the_catalog(),
-                    {p: list(w) for p, w in setup.warbands.items()})
+                    {p: list(w) for p, w in setup.forces.items()})
 
     def referee(self, setup: Any, catalog: Any | None = None) -> DreambladeReferee:
         return DreambladeReferee(self.game(setup, catalog), setup.names, setup.sticker_map())
@@ -102,8 +103,9 @@ class Dreamblade(GameSystem):
         cat = Catalog.builtin()
         wb = sample_warband(cat)
         game = Game(Board.standard(), cat, {"p1": wb.names, "p2": wb.names})
+        words = Words(game, {"p1": "Ann", "p2": "Bob"})  # names, never ids, for people
         yield "tablesight demo: the Dreamblade rules engine referees a whole game"
-        yield f"(both players: {wb.name}; simulated dice; seed {seed})"
+        yield f"(Ann and Bob both play the {wb.name}; simulated dice; seed {seed})"
         yield ("No camera or table box yet: the players' choices come from a simple "
                "built-in player.")
         yield ""
@@ -115,10 +117,10 @@ class Dreamblade(GameSystem):
                 yield f"TURN {e.data['turn']}"
             text = event_line(e.kind, e.data)
             if text:
-                yield text
+                yield words.humanize(text)
         s = record.final
         yield ""
-        yield (f"victory track: p1 {s.turns_won[0]}, p2 {s.turns_won[1]}"
+        yield (f"victory track: Ann {s.turns_won[0]}, Bob {s.turns_won[1]}"
                f" after {len(record.actions)} actions")
 
     def sample_forces(self) -> dict[str, list[str]]:

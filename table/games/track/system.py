@@ -22,10 +22,10 @@ class Track(GameSystem):
 
     def referee(self, setup: Any, catalog: Any | None = None) -> TrackReferee:
         for p in PLAYERS:
-            if any(n != "Pawn" for n in setup.warbands[p]) \
-                    or len(setup.warbands[p]) > MAX_PAWNS:
-                raise SetupError(f"warbands.{p}: one to four 'Pawn'")
-        return TrackReferee({p: len(setup.warbands[p]) for p in PLAYERS}, setup.names,
+            if any(n != "Pawn" for n in setup.forces[p]) \
+                    or len(setup.forces[p]) > MAX_PAWNS:
+                raise SetupError(f"forces.{p}: one to four 'Pawn'")
+        return TrackReferee({p: len(setup.forces[p]) for p in PLAYERS}, setup.names,
                             setup.sticker_map())
 
     def sample_forces(self) -> dict[str, list[str]]:

@@ -42,7 +42,6 @@ from .state import (
     DICE_STEPS,
     EXTRA,
     FIELD,
-    MAIN,
     MODIFY,
     PUSH,
     REROLL,
@@ -52,6 +51,7 @@ from .state import (
     Unit,
     other,
 )
+from .turn import main_phase
 
 
 def blockers(game: Game, s: State, *free: Hex | None) -> set[Hex]:
@@ -106,9 +106,7 @@ def start(game: Game, s: State, attacker: str, defender: str, counter: bool) -> 
 
 
 def declare(game: Game, s: State, a: Declare, events: list[Event]) -> None:
-    if s.phase != MAIN or s.attack is not None:
-        raise RulesError("not_now", f"{a}: an attack is declared in the main phase, "
-                         "one at a time")
+    main_phase(s, a)  # the active player's main phase, no attack under way
     au, du = s.units.get(a.attacker), s.units.get(a.defender)
     if au is None or au.player != a.player or au.place != FIELD:
         raise RulesError("no_attacker", f"{a}: {a.attacker} is not one of {a.player}'s "

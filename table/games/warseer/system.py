@@ -47,7 +47,7 @@ class Warseer(GameSystem):
     def game(self, setup: Any, catalog: Catalog | None = None) -> Game:
         decks = getattr(setup, "decks", None)
         return Game.make(catalog if isinstance(catalog, Catalog) else self.the_catalog(),
-                         Battlefield.standard(), setup.warbands, decks or None)
+                         Battlefield.standard(), setup.forces, decks or None)
 
     def referee(self, setup: Any, catalog: Any | None = None) -> WarseerReferee:
         game = self.game(setup, catalog)

@@ -18,7 +18,7 @@ from table.games.dreamblade.combat import placement_cells, targets
 from table.games.dreamblade.engine import legal_actions
 from table.games.dreamblade.spawning import check_spawn
 from table.games.dreamblade.state import Phase, State, Step
-from table.system import DiceNeed, Prompt
+from table.system import DiceNeed, Prompt, choice
 
 from .wording import Words, involved
 
@@ -120,8 +120,7 @@ def build(state: State, init_dice: Mapping[str, int], words: Words | None = None
         # A spawn's label says what it costs now (aspects, Channel, Respawn), not the
         # printed cost.
         cost = check_spawn(state, a)[2] if isinstance(a, A.Spawn) else None
-        choices.append({"action": str(a), "label": w.action(a, cost), "cells": cells,
-                        "minis": minis, "card": isinstance(a, _IN_A_CARD)})
+        choices.append(choice(a, w.action(a, cost), cells, minis, isinstance(a, _IN_A_CARD)))
     label = None
     if p.proposal is not None:
         label = w.action(p.proposal)

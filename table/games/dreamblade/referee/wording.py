@@ -80,29 +80,17 @@ class Words(Names):
         return str(a)
 
     def entry(self, entry: dict[str, Any]) -> dict[str, Any]:
-        """A log entry with ``text``: what it says to a person (empty for entries nobody
-        reads, such as the camera's board commits)."""
+        """A log entry with ``text``: what its own entries say to a person (the table's
+        own kinds are worded by ``table.wording.entry_text``)."""
         kind = entry["kind"]
         text = ""
         if kind == "action":
             paid = next((e.get("cost") for e in entry.get("events", ())
                          if isinstance(e, dict) and e.get("kind") == "spawned"), None)
             text = self.action(entry.get("action", ""), paid if isinstance(paid, int) else None)
-        elif kind == "undo":
-            undone = entry.get("undone", {})
-            text = "undone: " + (self.action(undone["action"]) if "action" in undone
-                                 else self.correction(undone))
-        elif kind == "correction":
-            text = "corrected: " + self.correction(entry)
         elif kind == "die":
             what = " for the Wail" if entry.get("for") == "wail" else ""
             text = f"{self.player(entry.get('player'))} rolled {entry.get('die')}{what}"
-        elif kind in ("warning", "desync"):
-            text = entry.get("message") or "; ".join(entry.get("problems", []))
-        elif kind == "resync":
-            text = "the board matches the game again"
-        elif kind == "board_ok":
-            text = "camera overruled in " + " ".join(entry.get("cells", []))
         return {**entry, "text": text}
 
     def event(self, e: Mapping[str, Any]) -> str | None:

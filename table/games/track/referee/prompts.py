@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from table.system import DiceNeed, Prompt
+from table.system import DiceNeed, Prompt, choice
 
 from ..actions import Advance
 from ..dice import D6
@@ -27,7 +27,7 @@ def prompt_for(words: Words, state: State) -> Prompt:
     opts = legal_actions(state)
     return Prompt("move", state.active, f"{who}: move a pawn {state.roll}",
                   options=tuple(str(a) for a in opts),
-                  choices=tuple({"action": str(a), "label": words.action(a),
-                                 "cells": [a.to] if isinstance(a, Advance) else [],
-                                 "minis": [a.pawn] if isinstance(a, Advance) else []}
+                  choices=tuple(choice(a, words.action(a),
+                                       [a.to] if isinstance(a, Advance) else [],
+                                       [a.pawn] if isinstance(a, Advance) else [])
                                 for a in opts))

@@ -42,6 +42,7 @@ from .wording import Words
 
 class TrackReferee(Referee):
     correction_fields: ClassVar[tuple[str, ...]] = ("pawn", "to")
+    correction_places: ClassVar[str] = "a space s0 to s5, or off"
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({"undo": "undo"})
     engine = engine
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from table.system import Prompt
+from table.system import Prompt, choice
 
 from .. import actions as A
 from .. import attack as atk
@@ -42,11 +42,7 @@ def _choices(ref: Context, actions: list[Any], card: bool = False) -> tuple[dict
     out = []
     for a in actions[:MAX_OPTIONS]:
         hexes, units = _involves(a)
-        c: dict[str, Any] = {"action": str(a), "label": ref.words.action(a), "cells": hexes,
-                             "minis": units}
-        if card:
-            c["card"] = True
-        out.append(c)
+        out.append(choice(a, ref.words.action(a), hexes, units, card))
     return tuple(out)
 
 

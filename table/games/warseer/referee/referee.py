@@ -39,6 +39,7 @@ from .wording import Words
 
 class WarseerReferee(Referee):
     correction_fields: ClassVar[tuple[str, ...]] = ("unit", "to")
+    correction_places: ClassVar[str] = "a hex like e5, or off"
     # The box's Ready button does what the dashboard's does: the prompt's proposal (the
     # opening's steps, the end of a turn).
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({"ready": "ready"})

@@ -1,0 +1,295 @@
+"""What every game must do at the table, run over every installed game with no test code
+of its own (as OpenSpiel runs one random simulation test over every registered game):
+the games the project installs, the example game Track and the test game High Card, and
+any game installed later, found through the same ``tablesight.games`` entry points.
+
+Each property is what some part of the table relies on without knowing the game:
+notation round-trips (logs and typed actions), ``apply`` leaves its input as it was
+(undo, explanations of a camera board), playouts end (benches, demos), everything a
+screen or a record gets is JSON, a game resumed from its log is the game that was
+played, a refused action changes nothing, and the dashboard's own commands, in the
+shapes ``web/static/dashboard.js`` sends them, work through the real Flask app.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from table import registry
+from table.errors import ActionRefused, CommandRefused, NotationError
+from table.session import GameLog, Session, Setup
+from table.system import GameSystem, Referee
+from web import TableServices, create_app
+
+from .web.test_api import post
+
+# The example and test games, installed the way a game package is (a distribution whose
+# metadata names the entry point), beside what the project installs.
+EXTRA = {"track": "table.games.track.system:SYSTEM", "highcard": "tests.highcard:SYSTEM"}
+GAMES = sorted(set(registry.systems()) | set(EXTRA))
+SEEDS = (1, 2, 3)
+MAX_ACTIONS = 20_000
+
+
+@pytest.fixture(scope="module", autouse=True)
+def every_game_installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    site = tmp_path_factory.mktemp("site")
+    dist = site / "tablesight_conformance_games-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tablesight-conformance-games"
+                                   "\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(
+        "[tablesight.games]\n" + "".join(f"{n} = {t}\n" for n, t in EXTRA.items()))
+    mp = pytest.MonkeyPatch()
+    mp.syspath_prepend(str(site))
+    registry.systems.cache_clear()
+    yield
+    mp.undo()
+    registry.systems.cache_clear()
+
+
+def system(name: str) -> GameSystem:
+    return registry.get(name)
+
+
+def sample(name: str) -> Setup:
+    return Setup.sample(name)
+
+
+def referee(name: str) -> Referee:
+    return system(name).referee(sample(name))
+
+
+def as_json(what: object, where: str) -> Any:
+    """``what`` survives JSON as it is (no NaN, no tuple keys, nothing a browser or a
+    record could not hold)."""
+    try:
+        text = json.dumps(what, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        pytest.fail(f"{where} is not JSON: {e}")
+    return json.loads(text)
+
+
+def decision(ref: Referee, state: Any, rng: random.Random) -> tuple[Any, bool]:
+    """The next action of a random game: the chance node's draw, or a legal choice."""
+    a = ref.chance(state, rng)
+    if a is not None:
+        return a, True
+    return rng.choice(list(ref.legal_actions(state))), False
+
+
+# -- the rules core ---------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("game", GAMES)
+def test_random_games_end_and_every_step_keeps_the_contract(game: str, seed: int) -> None:
+    """A random game ends; at every step each legal action's notation reads back as the
+    same action, none is listed twice, ``apply`` leaves the state it was given as it
+    was, and the state, the view, the prompt and the events are JSON."""
+    ref = referee(game)
+    rng = random.Random(seed)
+    state = ref.new_state()
+    n = 0
+    while not ref.is_over(state) and n < MAX_ACTIONS:
+        before = as_json(ref.state_dict(state), "the state")
+        as_json(ref.view(state), "the view")
+        as_json(ref.prompt(state).to_dict(), "the prompt")
+        legal = list(ref.legal_actions(state))
+        for a in legal:
+            back = ref.parse_action(str(a))
+            assert str(back) == str(a) and back == a, f"{str(a)!r} does not read back"
+        assert len(set(map(str, legal))) == len(legal), "an action is listed twice"
+        action, _ = decision(ref, state, rng)
+        try:
+            new, events = ref.apply(state, action)
+        except ActionRefused:
+            assert ref.state_dict(state) == before, f"refusing {action} changed the state"
+            continue  # a chance the rules refuse (a tied roll-off) is drawn again
+        assert ref.state_dict(state) == before, f"applying {action} changed its input"
+        as_json([e.to_dict() for e in events], "the events")
+        state, n = new, n + 1
+    assert ref.is_over(state), f"{game}: no end after {MAX_ACTIONS} actions"
+    as_json(ref.view(state), "the final view")
+    end = ref.prompt(state)
+    assert not end.options and not end.dice and end.proposal is None, \
+        "a finished game still asks for something"
+    assert not list(ref.legal_actions(state)), "a finished game still lists actions"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_legal_order_is_deterministic(game: str) -> None:
+    """Two referees of one setup list the same actions in the same order at every step
+    of one game (seeded playouts, benches and golden files rely on it)."""
+    a, b = referee(game), referee(game)
+    rng = random.Random(5)
+    state_a, state_b = a.new_state(), b.new_state()
+    for _ in range(300):
+        if a.is_over(state_a):
+            break
+        assert list(map(str, a.legal_actions(state_a))) == \
+            list(map(str, b.legal_actions(state_b)))
+        action, _ = decision(a, state_a, rng)
+        try:
+            state_a, _ = a.apply(state_a, action)
+        except ActionRefused:
+            continue
+        state_b, _ = b.apply(state_b, b.parse_action(str(action)))
+        assert a.state_dict(state_a) == b.state_dict(state_b)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_refused_action_changes_nothing(game: str) -> None:
+    """Where a player decides, what is not listed is refused (with ``ActionRefused``, a
+    ``ValueError`` whose text names the action; ``check`` gives the same reason) and the
+    state is as it was: actions legal a moment ago, and text that is no action at all.
+    A listed action checks legal."""
+    ref = referee(game)
+    rng = random.Random(9)
+    state = ref.new_state()
+    seen: dict[str, Any] = {}
+    refused = 0
+    for _ in range(400):
+        if ref.is_over(state):
+            break
+        action, chance = decision(ref, state, rng)
+        if not chance:
+            assert ref.check(state, action) is None, f"{action} is listed, checks refused"
+        if not chance and ref.lists_every_action:
+            listed = set(map(str, ref.legal_actions(state)))
+            before = ref.state_dict(state)
+            for text, old in list(seen.items())[-40:]:
+                if text in listed:
+                    continue
+                with pytest.raises(ActionRefused) as why:
+                    ref.apply(state, old)
+                assert isinstance(why.value, ValueError) and str(why.value)
+                assert ref.check(state, old) == str(why.value)
+                assert ref.state_dict(state) == before, f"refusing {text!r} changed the state"
+                refused += 1
+        try:
+            new, _ = ref.apply(state, action)
+        except ActionRefused:
+            continue
+        seen[str(action)] = action
+        state = new
+    for junk in ("", "p1", "p9 move x y", "\x00\x01", "p1 " + "a" * 500):
+        with pytest.raises(NotationError):
+            ref.parse_action(junk)
+    if game != "highcard" and ref.lists_every_action:  # High Card only draws (chance)
+        assert refused > 0, "no decision was ever checked"
+
+
+# -- through the session and its log -----------------------------------------------------------
+def play_through_session(session: Session, steps: int, rng: random.Random) -> int:
+    """``steps`` actions of a random game typed in (as a person or a script would), the
+    chance actions too. Returns how many were played."""
+    ref = session.referee
+    played = 0
+    for _ in range(steps * 3):
+        if played == steps or ref.is_over(session.state):
+            break
+        action, _ = decision(ref, session.state, rng)
+        try:
+            session.command({"do": "action", "action": str(action)}, source="test")
+        except CommandRefused:
+            continue  # a refused chance (a tied roll-off) is drawn again
+        played += 1
+    return played
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_resumed_from_its_log_is_the_game_played(game: str, tmp_path: Path) -> None:
+    log = GameLog(tmp_path / "games.db")
+    session = Session.new(sample(game), log)
+    played = play_through_session(session, 120, random.Random(4))
+    assert played > 0
+    again = Session.resume(GameLog(tmp_path / "games.db"), session.game_id)
+    assert again.system.name == game
+    assert as_json(again.referee.state_dict(again.state), "the resumed state") == \
+        as_json(session.referee.state_dict(session.state), "the state")
+    assert as_json(again.snapshot(), "the resumed snapshot")["prompt"] == \
+        as_json(session.snapshot(), "the snapshot")["prompt"]
+
+
+# -- the dashboard's commands, as dashboard.js sends them ----------------------------------------
+@pytest.fixture
+def dashboard(tmp_path: Path):
+    def make(game: str) -> tuple[Any, Session, GameLog]:
+        log = GameLog(tmp_path / f"{game}.db")
+        session = Session.new(sample(game), log)
+        services = TableServices(session, log=log, ports=lambda: [])
+        return create_app(services, testing=True).test_client(), services, log
+    return make
+
+
+def on_the_board(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+    return [p for p in snapshot["board"]["pieces"] if p.get("region")]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_dashboards_commands_work_for_every_game(game: str, dashboard) -> None:
+    """Setup with the game's sample forces, a typed action, undo and a correction, in
+    the shapes the dashboard sends, through the real Flask app: each does what it says
+    or is refused with a reason (400), never a 500; the page shows no internal field."""
+    client, services, _ = dashboard(game)
+    sys_ = system(game)
+    r = post(client, "/api/games", {"system": game, "names": {"p1": "Ann", "p2": "Bob"},
+                                    "colors": {"p1": "#f0780a", "p2": "#1a78e0"},
+                                    "forces": sys_.sample_forces()})
+    assert r.status_code == 201, r.get_json()
+    rng = random.Random(3)
+    # Typed actions until a piece stands on the board (or the game ends).
+    for _ in range(200):
+        snap = client.get("/api/state").get_json()
+        ref: Referee = services.session.referee
+        state = services.session.state
+        if on_the_board(snap) or ref.is_over(state):
+            break
+        action, _ = decision(ref, state, rng)
+        r = post(client, "/api/command", {"do": "action", "action": str(action)})
+        assert r.status_code in (200, 400), r.get_json()
+    snap = client.get("/api/state").get_json()
+    assert snap["can_undo"]
+    # Undo (the dashboard's second press sends it) takes the last action back.
+    last = services.session.ops[-1]
+    r = post(client, "/api/command", {"do": "undo"})
+    assert r.status_code == 200, r.get_json()
+    r = post(client, "/api/command", {"do": "action", "action": last.body["action"]})
+    assert r.status_code == 200, r.get_json()
+    r = post(client, "/api/command", {"do": "action", "action": "not an action"})
+    assert r.status_code == 400 and r.get_json()["error"]
+    # The correction form: a piece picked by name, the place typed in.
+    snap = client.get("/api/state").get_json()
+    ref = services.session.referee
+    if not ref.correction_fields:
+        r = post(client, "/api/command", {"do": "correct", "piece": "p1#0", "to": "x"})
+        assert r.status_code == 400 and r.get_json()["error"]
+        return
+    here = on_the_board(snap)
+    assert here, f"{game}: no piece on the board to correct"
+    assert snap["correction_places"]
+    piece = here[0]
+    now = ref.state_dict(services.session.state)
+    r = post(client, "/api/command", {"do": "correct", "piece": piece["ref"],
+                                      "to": piece["region"]})
+    assert r.status_code == 200, f"{game}: {r.get_json()}"
+    assert ref.state_dict(services.session.state) == now  # it stood there already
+    assert client.get("/api/state").get_json()["history"][-1]["kind"] == "correction"
+    r = post(client, "/api/command", {"do": "correct", "piece": piece["ref"],
+                                      "to": "nowhere at all"})
+    assert r.status_code == 400 and "nowhere at all" in r.get_json()["error"]
+    # Elsewhere on the map: put there, or refused with a reason; undo takes it back.
+    elsewhere = next(g["id"] for g in snap["board"]["regions"] if g["id"] != piece["region"])
+    r = post(client, "/api/command", {"do": "correct", "piece": piece["ref"], "to": elsewhere})
+    assert r.status_code in (200, 400), r.get_json()
+    if r.status_code == 200:
+        moved = next(p for p in client.get("/api/state").get_json()["board"]["pieces"]
+                     if p["ref"] == piece["ref"])
+        assert moved["region"] == elsewhere
+        assert post(client, "/api/command", {"do": "undo"}).status_code == 200
+        assert ref.state_dict(services.session.state) == now

@@ -293,3 +293,35 @@ def test_the_dashboards_commands_work_for_every_game(game: str, dashboard) -> No
         assert moved["region"] == elsewhere
         assert post(client, "/api/command", {"do": "undo"}).status_code == 200
         assert ref.state_dict(services.session.state) == now
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_terminal_narrates_corrections_in_the_games_words(game: str) -> None:
+    """``tablesight run`` prints a correction and its undo as the game words them, for
+    any game (the narrator once printed Dreamblade's field, so a Warseer correction read
+    "None -> e4")."""
+    import io
+
+    from tablesight.table_cli import Narrator
+
+    session = Session.new(sample(game))
+    out = io.StringIO()
+    session.subscribe(Narrator(out, prompts=False, words=session.words))
+    ref = session.referee
+    rng = random.Random(2)
+    for _ in range(200):
+        pieces = on_the_board(session.snapshot())
+        if pieces or ref.is_over(session.state) or not ref.correction_fields:
+            break
+        play_through_session(session, 1, rng)
+    if not ref.correction_fields:
+        return
+    piece = on_the_board(session.snapshot())[0]
+    session.command({"do": "correct", "piece": piece["ref"], "to": piece["region"]})
+    session.command({"do": "undo"})
+    said = out.getvalue()
+    words = session.words.correction({ref.correction_fields[0]: piece["ref"],
+                                      "to": piece["region"]})
+    assert f"<< correction: {session.words.humanize(words)}" in said
+    assert f"<< undo: correction ({session.words.humanize(words)})" in said
+    assert "None" not in said

@@ -212,15 +212,9 @@ def _inside_by(c: Circle, area: Iterable[Point]) -> float:
 
 
 def _at_least(value: float, error: float, limit: float, *, strict: bool) -> Verdict:
-    """Is ``value`` (within ``error``) at least ``limit`` (above it with ``strict``)?"""
-    def holds(v: float) -> bool:
-        return v > limit if strict else v >= limit
-
-    if holds(value - error):
-        return Verdict.YES
-    if not holds(value + error):
-        return Verdict.NO
-    return Verdict.ASK
+    """Is ``value`` (within ``error``) at least ``limit`` (above it with ``strict``)?
+    ``compare`` asked of the negated values: v >= limit is -v <= -limit."""
+    return compare(Measured(-value, error), -limit, strict=strict)
 
 
 def in_area(c: Circle, area: Iterable[Point]) -> Verdict:

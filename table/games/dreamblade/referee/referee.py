@@ -59,7 +59,7 @@ class Overrule:
 
 class DreambladeReferee(Referee):
     correction_fields: ClassVar[tuple[str, ...]] = ("mini", "to", "damage")
-    correction_places: ClassVar[str] = "a cell like c4, or reserves, graveyard, removed"
+    correction_places: ClassVar[str] = "a cell (c4), reserves, graveyard or removed"
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType(
         {"ready": "ready", "strike": "strike", "undo": "undo"})
     engine = engine

@@ -91,11 +91,16 @@ class Measured:
         return f'{text} ± {self.error / MM_PER_INCH:.2f}"' if self.error else text
 
 
+# Floating-point noise is no measurement: a point typed to a tenth of a millimetre whose
+# far edge lies exactly on the limit is on it, not 1e-14 mm beyond.
+_NOISE = 1e-6  # mm
+
+
 def compare(measured: Measured, limit: float, *, strict: bool = False) -> Verdict:
     """Is ``measured`` at most ``limit`` (mm; below it with ``strict``)? YES or NO only
     when the whole error band falls on one side of the limit."""
     def holds(v: float) -> bool:
-        return v < limit if strict else v <= limit
+        return v < limit - _NOISE if strict else v <= limit + _NOISE
 
     if holds(measured.high):
         return Verdict.YES
@@ -145,6 +150,15 @@ def completely_within(a: Circle, b: Circle, limit: float) -> Judgement:
     far = Measured(max(0.0, distance(a.centre, b.centre) - a.radius + b.radius),
                    a.error + b.error)
     return Judgement(compare(far, limit), far, limit)
+
+
+def near_point(c: Circle, p: Point, limit: float, *, completely: bool = False,
+               error: float = 0.0) -> Judgement:
+    """Is the base within ``limit`` (mm) of a point (a marker, an objective's centre):
+    any part of it, or with ``completely`` all of it? ``error``: the point's own."""
+    d = distance(c.centre, p)
+    m = Measured(d + c.radius if completely else max(0.0, d - c.radius), c.error + error)
+    return Judgement(compare(m, limit), m, limit)
 
 
 def touching(a: Circle, b: Circle) -> Verdict:

@@ -96,6 +96,19 @@ def choice(action: Any, label: str, regions: Sequence[str] = (), pieces: Sequenc
     return out
 
 
+def place_within(piece: str, label: str, centre: tuple[float, float], radius: float,
+                 action: str) -> dict[str, Any]:
+    """A choice described by its shape, where a list cannot hold it: ``piece`` may go
+    anywhere within ``radius`` (map mm) of ``centre`` (a screen draws the circle; the
+    rules decide the edge). ``action`` is the notation with ``{x}`` and ``{y}`` where
+    the point goes (map mm, one decimal), what a tap on the board sends."""
+    if "{x}" not in action or "{y}" not in action:
+        raise ValueError(f"a placement's action needs {{x}} and {{y}}: {action!r}")
+    return {"kind": "within", "piece": piece, "label": label,
+            "centre": [round(centre[0], 1), round(centre[1], 1)],
+            "radius": round(radius, 1), "action": action}
+
+
 @dataclass(frozen=True)
 class Prompt:
     """One decision point, as a screen shows it: who acts, a sentence a person reads
@@ -115,10 +128,14 @@ class Prompt:
     # rows of buttons, each an action. Choices shown in a card (or answered by the dice
     # card) carry ``"card": True`` so a screen does not list them twice.
     panel: dict[str, Any] | None = None
+    # Choices too many to list (a piece put anywhere in a circle), by their shape
+    # (``place_within``): a screen draws each on the board and a tap there sends it.
+    shapes: tuple[dict[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"step": self.step, "player": self.player, "text": self.text,
                 "options": list(self.options), "choices": list(self.choices),
+                "shapes": list(self.shapes),
                 "dice": [d.to_dict() for d in self.dice], "proposal": self.proposal,
                 "proposal_label": self.proposal_label, "panel": self.panel, **self.detail}
 
@@ -127,9 +144,10 @@ class Prompt:
 class Intent:
     """What a scripted player does next at a physical table (demos, end-to-end tests),
     in physical terms: ``board`` (put pieces where ``moves`` says: a region, or None
-    for off the table; the camera must see it), ``roll`` (the box's roll button for
-    ``dice``), ``button`` (a box button; ``action`` is what it should do) or ``type``
-    (``action`` entered on the dashboard). ``action`` is what the act amounts to."""
+    for off the table, at ``points`` where the place is a point; the camera must see
+    it), ``roll`` (the box's roll button for ``dice``), ``button`` (a box button;
+    ``action`` is what it should do) or ``type`` (``action`` entered on the dashboard).
+    ``action`` is what the act amounts to."""
 
     kind: str
     player: str | None
@@ -137,6 +155,9 @@ class Intent:
     moves: tuple[tuple[str, str | None], ...] = ()
     button: str | None = None
     dice: DiceNeed | None = None
+    # For pieces put at a point (free placement): (piece, x, y) in map mm, in the region
+    # ``moves`` names for them.
+    points: tuple[tuple[str, float, float], ...] = ()
 
     def __str__(self) -> str:
         if self.kind == "roll" and self.dice is not None:
@@ -194,6 +215,9 @@ class Reconciliation:
     explanations: list[Explanation] = field(default_factory=list)
     gone: tuple[Any, ...] = ()  # pieces that were lingering on the table and are off now
     misread: tuple[str, ...] = ()  # readings the rules overruled, each said why
+    # A measured rule too close to call (``table.measure``'s ASK): the question the
+    # players answer, yes playing the explanation, no leaving the board to be put right.
+    question: str | None = None
 
     @property
     def explained(self) -> bool:

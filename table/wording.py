@@ -103,6 +103,8 @@ def entry_text(words: _Says, entry: dict[str, Any]) -> dict[str, Any]:
         text = "corrected: " + words.correction(entry)
     elif kind in ("warning", "desync"):
         text = str(entry.get("message") or "; ".join(map(str, entry.get("problems", []))))
+    elif kind == "answered":
+        text = f"{entry.get('question', '')}: the players said {entry.get('answer', '')}"
     elif kind == "resync":
         text = "the board matches the game again"
     elif kind == "board_ok":

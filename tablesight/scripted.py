@@ -154,9 +154,11 @@ class ScriptedTable:
     def _hand_to(self, ref: str, x: float, y: float) -> Hand:
         return Hand(x, y, "bottom" if ref.startswith("p1") else "top", 80.0)
 
-    def put(self, ref: str, region: str | None) -> None:
-        """A hand moves ``ref`` to ``region`` (None: off the table) and withdraws."""
-        spot = self._slot(region, ref) if region else None
+    def put(self, ref: str, region: str | None,
+            at: tuple[float, float] | None = None) -> None:
+        """A hand moves ``ref`` to ``region`` (None: off the table), at the point ``at``
+        if the place is a point (free placement), and withdraws."""
+        spot = at if region and at else self._slot(region, ref) if region else None
         if spot is None:
             old = self.where.get(ref)
             if old is None:
@@ -298,8 +300,9 @@ class ScriptedTable:
         self.intended.append(it.action)
         before = s.state
         ops = len(s.ops)
+        points = {ref: (x, y) for ref, x, y in it.points}
         for ref, region in it.moves:
-            self.put(self.physical(ref), region)
+            self.put(self.physical(ref), region, points.get(ref))
         self._wait(lambda: len(s.ops) > ops or bool(s.desync) or bool(s.confirm),
                    what=f"the camera seeing {it.action}")
         if s.confirm:

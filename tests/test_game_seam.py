@@ -42,7 +42,7 @@ def test_the_registry_finds_an_installed_game(track_installed, capsys) -> None:
     with pytest.raises(registry.UnknownGame, match="installed: dreamblade, track, warseer"):
         registry.get("chess")
     assert main(["games"]) == 0
-    assert "track       Track (a test game)  (rules track/1)" in capsys.readouterr().out
+    assert "track       Track (a test game)  (rules track/2)" in capsys.readouterr().out
 
 
 def test_a_broken_game_package_does_not_stop_the_others(tmp_path, monkeypatch) -> None:
@@ -63,7 +63,7 @@ def test_a_whole_game_of_track_through_the_session(track_installed, tmp_path) ->
     setup = Setup.from_dict({"system": "track", "forces": {"p1": ["Pawn"], "p2": ["Pawn"]},
                              "names": {"p1": "Ann", "p2": "Bob"}})
     s = Session.new(setup, log)
-    assert log.games()[0].game == "track" and log.games()[0].rules_version == "track/1"
+    assert log.games()[0].game == "track" and log.games()[0].rules_version == "track/2"
     assert s.prompt().text == "Ann: roll the die" and s.dice_needed()[0].kind == "d6"
     frame = 0
 
@@ -91,7 +91,7 @@ def test_a_whole_game_of_track_through_the_session(track_installed, tmp_path) ->
     # The camera sees a pawn where no legal move puts it: a desync says what to fix.
     frame += 1
     s.observe(seen(s.state, frame, {"p1#0": "s1"}))
-    assert s.desync == ["put p1#0 on s4"]
+    assert s.desync == ["put Ann's pawn 0 on s4"]
     s.command({"do": "correct", "pawn": "p1#0", "to": "s1"})  # no: the board is right
     assert s.desync is None and s.state.at("p1#0") == "s1"
     turn("p1", 2, None)
@@ -153,7 +153,8 @@ def test_a_games_printed_map_comes_from_its_system(track_installed) -> None:
 def test_the_demo_plays_any_game_that_has_scripted_players(track_installed, tmp_path,
                                                           capsys) -> None:
     """``tablesight demo --game track``: the synthetic camera watches the scripted
-    players put pawns on the printed hexes, the simulated box rolls the die, to the end."""
+    players put pawns on the printed hexes and out to graze in the meadow, the simulated
+    box rolls the die, to the end."""
     from tablesight.cli import main
 
     db = tmp_path / "demo.db"
@@ -170,6 +171,8 @@ def test_the_demo_plays_any_game_that_has_scripted_players(track_installed, tmp_
         d = e.to_dict()
         sources.setdefault(d["action"].split()[1], set()).add(d["source"])
     assert sources["roll"] == {"box"} and sources["advance"] == {"camera"}
+    # A pawn home put out to graze at a point of the meadow, seen there by the camera.
+    assert sources["graze"] == {"camera"}, sources
 
 
 def test_a_game_without_scripted_players_cannot_be_demoed(monkeypatch, track_installed,

@@ -22,6 +22,7 @@ from table.measure import (
     in_arc,
     in_area,
     inches,
+    near_point,
     overlap,
     touching,
     turn,
@@ -57,6 +58,17 @@ def test_a_limit_within_the_error_is_put_to_the_players() -> None:
     # Measured without error, the same positions are decided.
     exact = within(Circle(0, 0, MM50), Circle(justice.x, 0, MM40), inches(6))
     assert exact.verdict is Verdict.NO
+
+
+def test_near_a_point_any_part_or_all_of_it() -> None:
+    well = (0.0, 0.0)
+    pawn = Circle(inches(4) - 12.5, 0.0, 25.0)  # its far edge exactly 4" away
+    assert near_point(pawn, well, inches(4), completely=True).verdict is Verdict.YES
+    assert near_point(pawn, well, inches(3.5), completely=True).verdict is Verdict.NO
+    assert near_point(pawn, well, inches(3.5)).verdict is Verdict.YES  # its near edge
+    shaky = Circle(pawn.x, 0.0, 25.0, error=0.5)
+    j = near_point(shaky, well, inches(4), completely=True)
+    assert j.verdict is Verdict.ASK and str(j.measured) == '4.00" ± 0.02"'
 
 
 def test_touching_and_overlapping_disks() -> None:

@@ -84,6 +84,9 @@ class Session:
         self.desync: list[str] | None = None
         self._prompt_shown: dict[str, Any] | None = None  # the last prompt told
         self.confirm: list[Explanation] | None = None
+        # With ``confirm``: a measured rule too close to call, put to the players; their
+        # no leaves the board to be put right (``choose`` with option "no").
+        self.question: str | None = None
         self.last_obs: Observation | None = None
         self.follow_camera = True
         self._misreads: set[str] = set()
@@ -209,7 +212,7 @@ class Session:
 
     def after_change(self, out: list[SessionEvent]) -> None:
         """A person changed the state: the camera board may now fit, or no longer."""
-        self.confirm = None
+        self.confirm, self.question = None, None
         if self.last_obs is not None and self.follow_camera:
             obs = self.referee.adjusted(self.state, self.last_obs)
             # Judged as a new observation would be: a misreading the rules already set
@@ -263,6 +266,8 @@ class Session:
                 [[str(a) for a in e.actions] for e in self.confirm],
                 "confirm_labels": None if self.confirm is None else
                 [[self.words.action(a) for a in e.actions] for e in self.confirm],
+                "confirm_question": None if self.confirm is None or self.question is None
+                else self.words.humanize(self.question),
                 "follow_camera": self.follow_camera,
                 "health": dict(self.health),
                 "history": self.history[-HISTORY_SHOWN:],
@@ -363,10 +368,18 @@ class Session:
         if not self.confirm:
             raise CommandRefused("no camera reading is waiting for confirmation")
         i = cmd.get("option")
+        if i == "no" and self.question is not None:
+            # The players say the measured rule does not hold: nothing is played and
+            # the board, as the camera saw it, is to be put right.
+            self.note("answered", {"question": self.question, "answer": "no"}, source)
+            self.after_change(out)
+            return
         if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(self.confirm):
             raise CommandRefused(f"option: 0 to {len(self.confirm) - 1}")
         chosen = self.confirm[i]
-        self.confirm = None
+        if self.question is not None:
+            self.note("answered", {"question": self.question, "answer": "yes"}, source)
+        self.confirm, self.question = None, None
         for a in chosen.actions:
             self.play(a, source, out)
         self.after_change(out)
@@ -420,6 +433,7 @@ class Session:
             ref = self.referee
             r = ref.reconcile(self.state, ref.adjusted(self.state, obs))
             ref.settle(r)
+            self.question = None  # asked again below if this board still raises it
             for text in r.misread:
                 if text not in self._misreads:
                     self._misreads.add(text)  # said once, not at every frame commit
@@ -433,7 +447,7 @@ class Session:
                     self.prompt_changed(out)
                 return out
             options = ref.distinct(r.explanations)
-            if len(options) == 1:
+            if len(options) == 1 and r.question is None:
                 self.confirm = None
                 try:
                     for a in options[0].actions:
@@ -443,10 +457,11 @@ class Session:
                 self._set_desync(None, out)
                 self.prompt_changed(out)
             elif options:
-                self.confirm = options
+                self.confirm, self.question = options, r.question
                 self._set_desync(None, out)
                 self._emit(out, "confirm",
-                           options=[[str(a) for a in e.actions] for e in options])
+                           options=[[str(a) for a in e.actions] for e in options],
+                           question=r.question)
             else:
                 self.confirm = None
                 self._set_desync(ref.diagnose(self.state, ref.adjusted(self.state, obs)), out)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from table.games.track.layout import WELL
 from table.session import GameLog, Session, Setup
 from tablesight.server import Server
 from web import TableServices, create_app
@@ -36,9 +37,11 @@ def test_a_hex_game_the_dashboard_never_heard_of(track_installed, tmp_path: Path
                   and blocked.append(m.text))
             pg.goto(server.url)
             expect(pg.locator("#prompt")).to_contain_text("Ann: roll the die")
-            # Six hexes, each an outline of six corners, named as the game names them.
-            hexes = pg.locator("#board g.cell polygon")
+            # Six hexes, each an outline of six corners, named as the game names them;
+            # below them the meadow, a free area.
+            hexes = pg.locator('#board g.cell:not([data-cell="meadow"]) polygon')
             expect(hexes).to_have_count(6)
+            expect(pg.locator('#board g.cell[data-cell="meadow"]')).to_contain_text("meadow")
             for i in range(6):
                 assert len(hexes.nth(i).get_attribute("points").split()) == 6
             expect(pg.locator('#board g.cell[data-cell="s5"]')).to_contain_text("s5")
@@ -101,3 +104,55 @@ def test_a_hex_game_the_dashboard_never_heard_of(track_installed, tmp_path: Path
         server.stop()
     assert not blocked, blocked
     assert [g.game for g in log.games()] == ["track", "track"]
+
+
+@pytest.mark.parametrize("screen,size", [("phone", (390, 844)), ("laptop", (1280, 800)),
+                                         ("tv", (1920, 1080))])
+def test_a_piece_put_anywhere_by_a_tap_inside_its_shape(track_installed, tmp_path: Path,
+                                                        screen: str,
+                                                        size: tuple[int, int]) -> None:
+    """Free placement on the dashboard: where a pawn may graze is drawn as a dashed
+    circle; a tap inside it sends the point tapped, and the pawn is drawn there."""
+    log = GameLog(tmp_path / "games.db")
+    session = Session.new(Setup.from_dict({
+        "system": "track", "names": {"p1": "Ann", "p2": "Bob"},
+        "forces": {"p1": ["Pawn", "Pawn"], "p2": ["Pawn"]}}), log)
+    session.command({"do": "correct", "piece": "p1#0", "to": "s5"})
+    session.command({"do": "die", "player": "p1", "die": 3})
+    server = Server(create_app(TableServices(session, log=log)), "127.0.0.1", 0).start()
+    blocked: list[str] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            pg = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            pg.on("console", lambda m: "Content Security Policy" in m.text
+                  and blocked.append(m.text))
+            pg.goto(server.url)
+            expect(pg.locator("#prompt")).to_contain_text("out to graze")
+            shape = pg.locator("#board g.shape circle")
+            expect(shape).to_have_count(1)
+            expect(pg.locator("#options")).to_contain_text(
+                "Ann's pawn 0 may graze here: tap the board inside the dashed circle")
+            pg.screenshot(path=str(ARTIFACTS / f"free-placement-{screen}.png"), full_page=True)
+            box = shape.bounding_box()
+            assert box is not None
+            # A tap a quarter of the way in from the circle's right edge.
+            with pg.expect_response("**/api/command") as answer:
+                pg.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + box["height"] / 2)
+            assert answer.value.status == 200, answer.value.json()
+            expect(pg.locator("#prompt")).to_contain_text("Bob: roll the die")
+            disc = pg.locator('#board g.piece[data-ref="p1#0"] circle')
+            expect(disc).to_have_count(1)
+            x, y = session.state.spot("p1#0")
+            cx, cy = float(disc.get_attribute("cx")), float(disc.get_attribute("cy"))
+            assert (cx, cy) == (x, y)
+            wx, wy = WELL
+            assert 20 < x - wx < 70 and abs(y - wy) < 5, (x, y)
+            expect(pg.locator("#board g.shape")).to_have_count(0)
+            pg.screenshot(path=str(ARTIFACTS / f"free-placement-after-{screen}.png"),
+                          full_page=True)
+            assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
+            browser.close()
+    finally:
+        server.stop()
+    assert not blocked, blocked

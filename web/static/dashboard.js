@@ -148,7 +148,14 @@ function renderBanners() {
     d.hidden = false;
   } else d.hidden = true;
   const c = $("confirm");
-  if (snap.confirm && snap.confirm.length) {
+  if (snap.confirm && snap.confirm.length && snap.confirm_question) {
+    // A measurement too close to call: the players look and say.
+    c.innerHTML = `${esc(snap.confirm_question)} ` +
+      (snap.confirm_labels || snap.confirm).map((opt, i) =>
+        `<button data-choose="${i}">Yes: ${esc(opt.join("; then "))}</button>`).join("") +
+      `<button data-choose="no">No: it is not</button>`;
+    c.hidden = false;
+  } else if (snap.confirm && snap.confirm.length) {
     c.innerHTML = "The camera saw a move with several readings. Which one happened? " +
       (snap.confirm_labels || snap.confirm).map((opt, i) =>
         `<button data-choose="${i}">${esc(opt.join("; then "))}</button>`).join("");
@@ -227,7 +234,8 @@ function renderBoard() {
   const b = snap.board;
   const byRegion = {};
   for (const piece of b.pieces) {
-    if (piece.region) (byRegion[piece.region] ||= []).push(piece);
+    // A piece at a point is drawn as a disc there (below), not as a chip in its region.
+    if (piece.region && !piece.at) (byRegion[piece.region] ||= []).push(piece);
   }
   const can = choosable();
   // Text is sized to the regions (a 110 mm cell was drawn at 112 units before): so a
@@ -313,8 +321,36 @@ function renderBoard() {
         `fill="${paint(ln.color)}">${esc(ln.label)}</text>`;
     }
   }
+  out += shapesOf(snap.prompt.shapes || [], k);
   svg.setAttribute("viewBox", b.frame.join(" "));
   svg.innerHTML = out;
+}
+
+// Choices by their shape (a piece put anywhere in a circle): the circle drawn over the
+// board; a tap inside it sends the action with the point tapped, in map millimetres.
+function shapesOf(shapes, k) {
+  const col = colors();
+  return shapes.map((sh, i) => {
+    if (sh.kind !== "within") return "";
+    const [x, y] = sh.centre;
+    const c = col[snap.prompt.player] || "#ffffff";
+    return `<g class="shape" data-shape="${i}" role="button" aria-label="${esc(sh.label)}">` +
+      `<title>${esc(sh.label)}</title>` +
+      `<circle cx="${x}" cy="${y}" r="${sh.radius}" fill="${c}22" stroke="${c}" ` +
+      `stroke-width="${3 * k}" stroke-dasharray="${10 * k} ${6 * k}"/>` +
+      `<text x="${x}" y="${y - sh.radius - 6 * k}" font-size="${16 * k}" font-weight="700" ` +
+      `text-anchor="middle" fill="${c}">${esc(sh.label)}</text></g>`;
+  }).join("");
+}
+
+// Where on the map (mm) a tap on the board fell.
+function mapPoint(e) {
+  const svg = $("board");
+  const pt = svg.createSVGPoint();
+  pt.x = e.clientX;
+  pt.y = e.clientY;
+  const m = pt.matrixTransform(svg.getScreenCTM().inverse());
+  return [Math.round(m.x * 10) / 10, Math.round(m.y * 10) / 10];
 }
 
 // The one chip of a region holding a single piece: up to 1.8 times a row's height,
@@ -536,9 +572,14 @@ function renderOptions() {
       `<button data-action="${esc(c.action)}" title="${esc(c.action)}">${esc(c.label)}</button>`)
       .join("") + "</div>";
   }
+  const shapes = p.shapes || [];
+  for (const sh of shapes) {
+    html += `<p class="shape-hint">${esc(sh.label)}: tap the board inside the dashed ` +
+      "circle, or set the piece there for the camera</p>";
+  }
   $("options").innerHTML = html;
   // Nothing to choose here (initiative: the dice card asks): no empty card.
-  $("options").hidden = !shown.length && !p.proposal && !selected;
+  $("options").hidden = !shown.length && !shapes.length && !p.proposal && !selected;
 }
 
 function renderHistory() {
@@ -591,6 +632,15 @@ function pick(what) {
 
 // -- input ------------------------------------------------------------------------------
 document.addEventListener("click", (e) => {
+  const shapeEl = e.target.closest("#board g.shape");
+  if (shapeEl) {
+    const sh = (snap.prompt.shapes || [])[Number(shapeEl.dataset.shape)];
+    if (sh) {
+      const [x, y] = mapPoint(e);
+      selected = null;
+      return command({ do: "action", action: sh.action.replace("{x}", x).replace("{y}", y) });
+    }
+  }
   const pieceEl = e.target.closest("#board g.piece");
   if (pieceEl) return pick({ piece: pieceEl.dataset.ref });
   const cellEl = e.target.closest("#board g.cell");
@@ -612,7 +662,10 @@ document.addEventListener("click", (e) => {
     const f = faces; faces = [];
     return command({ do: b.dataset.command, player: b.dataset.roll, faces: f });
   }
-  if (b.dataset.choose) return command({ do: "choose", option: Number(b.dataset.choose) });
+  if (b.dataset.choose) {
+    const o = b.dataset.choose;
+    return command({ do: "choose", option: o === "no" ? "no" : Number(o) });
+  }
   if (b.id === "undo") return undoPressed();
   if ("boardOk" in b.dataset) return command({ do: "board_ok" });
   if ("newGame" in b.dataset) return rematch();

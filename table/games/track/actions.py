@@ -4,10 +4,14 @@
     p1 roll 4              the die, as rolled (by the box, or typed in)
     p1 advance p1#0 s4     a pawn moved (or entered on s0) by the roll
     p1 pass                a roll that allows no move
+    p1 graze p1#0 274.0,300.5
+                           a pawn home put out to graze in the meadow at a point (map
+                           mm, to a tenth): by the roll, in place of a move
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from table.errors import NotationError
@@ -38,7 +42,32 @@ class Pass:
     player: str
 
 
-Action = RollDie | Advance | Pass
+@spelled("{player} graze {pawn} {x},{y}")
+@dataclass(frozen=True)
+class Graze:
+    player: str
+    pawn: str
+    x: float  # map mm, a tenth at most (``point``)
+    y: float
+
+
+MAX_MM = 5000.0  # no printed map is larger: a bigger number is a typing error
+
+
+def point(text: str) -> tuple[float, float]:
+    """``"274.0,300.5"`` as map millimetres, to a tenth; ``NotationError`` otherwise."""
+    xs = text.split(",")
+    try:
+        x, y = (float(v) for v in xs) if len(xs) == 2 else (math.nan, math.nan)
+    except ValueError:
+        x = y = math.nan
+    if not all(math.isfinite(v) and 0 <= v <= MAX_MM for v in (x, y)):
+        raise NotationError(f"a point is x,y in map millimetres (0 to {MAX_MM:g}), "
+                            f"not {quote(text)}")
+    return round(x, 1), round(y, 1)
+
+
+Action = RollDie | Advance | Pass | Graze
 
 
 def parse(text: object) -> Action:
@@ -53,4 +82,6 @@ def parse(text: object) -> Action:
         return Advance(t[0], t[2], t[3])
     if len(t) == 2 and t[1] == "pass" and t[0] in PLAYERS:
         return Pass(t[0])
+    if len(t) == 4 and t[1] == "graze" and t[0] in PLAYERS:
+        return Graze(t[0], t[2], *point(t[3]))
     raise NotationError(f"not a track action: {quote(text)}")

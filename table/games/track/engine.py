@@ -10,21 +10,23 @@ from dataclasses import replace
 
 from table.system import Event
 
-from .actions import Action, Advance, Pass, RollDie
+from . import meadow
+from .actions import Action, Advance, Graze, Pass, RollDie
 from .dice import D6
 from .errors import RulesError
-from .state import HOME, PLAYERS, SPACES, State, other
+from .state import HOME, MEADOW, PLAYERS, SPACES, State, other
 
 
 def new_state(pawns: Mapping[str, int]) -> State:
     """A game with ``pawns[p]`` pawns for each player, every one off the track."""
     refs = tuple(f"{p}#{i}" for p in PLAYERS for i in range(pawns[p]))
-    return State(refs, (None,) * len(refs))
+    return State(refs, (None,) * len(refs), spots=(None,) * len(refs))
 
 
 def legal_actions(s: State) -> list[Action]:
-    """Every action the active player may take now, in a stable order: the six rolls
-    before the die is cast, then each pawn's move (or a pass)."""
+    """The actions the active player may take now, in a stable order: the six rolls
+    before the die is cast, then each pawn's move, then a few grazing spots for each
+    pawn home (any other spot the rules allow is as legal: ``meadow``), or a pass."""
     if s.winner:
         return []
     p = s.active
@@ -36,13 +38,18 @@ def legal_actions(s: State) -> list[Action]:
             continue
         if at is None and s.roll == 6:
             out.append(Advance(p, ref, SPACES[0]))
-        elif at is not None and at != HOME:
+        elif at in SPACES and at != HOME:
             out.append(Advance(p, ref, SPACES[min(5, SPACES.index(at) + s.roll)]))
+    for ref, at in zip(s.pawns, s.where, strict=True):
+        if ref.startswith(p) and at == HOME:
+            out += [Graze(p, ref, x, y) for x, y in meadow.spots(s, ref)]
     return out or [Pass(p)]
 
 
 def apply(s: State, a: Action) -> tuple[State, list[Event]]:
     """The state after ``a`` and what happened; ``RulesError`` and no change otherwise."""
+    if isinstance(a, Graze):
+        return _graze(s, a)
     legal = legal_actions(s)
     if a not in legal:
         raise RulesError("not_legal", f"{a} is not allowed now (legal: "
@@ -55,11 +62,29 @@ def apply(s: State, a: Action) -> tuple[State, list[Event]]:
     where = list(s.where)
     where[s.pawns.index(a.pawn)] = a.to
     new = replace(s, where=tuple(where), roll=None, active=other(s.active))
-    events = [Event("advanced", {"pawn": a.pawn, "to": a.to})]
-    mine = [w for r, w in zip(new.pawns, new.where, strict=True) if r.startswith(a.player)]
-    if all(w == HOME for w in mine):
-        new = replace(new, winner=a.player)
-        events.append(Event("game_over", {"winner": a.player}))
+    return _maybe_won(new, a.player, [Event("advanced", {"pawn": a.pawn, "to": a.to})])
+
+
+def _graze(s: State, a: Graze) -> tuple[State, list[Event]]:
+    if s.winner:
+        raise RulesError("over", f"{a}: the game is over")
+    if a.player != s.active:
+        raise RulesError("not_your_turn", f"{a}: it is {s.active}'s turn")
+    why = meadow.refusal(s, a.pawn, a.x, a.y)
+    if why:
+        raise RulesError("not_legal", f"{a}: {why}")
+    i = s.pawns.index(a.pawn)
+    where, spots = list(s.where), list(s.spots or (None,) * len(s.pawns))
+    where[i], spots[i] = MEADOW, (a.x, a.y)
+    new = replace(s, where=tuple(where), spots=tuple(spots), roll=None, active=other(s.active))
+    return _maybe_won(new, a.player, [Event("grazed", {"pawn": a.pawn, "x": a.x, "y": a.y})])
+
+
+def _maybe_won(new: State, player: str, events: list[Event]) -> tuple[State, list[Event]]:
+    mine = [w for r, w in zip(new.pawns, new.where, strict=True) if r.startswith(player)]
+    if all(w in (HOME, MEADOW) for w in mine):
+        new = replace(new, winner=player)
+        events.append(Event("game_over", {"winner": player}))
     return new, events
 
 

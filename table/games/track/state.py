@@ -1,5 +1,6 @@
-"""One game of Track as a value: where each pawn is, whose turn it is, the die rolled and
-not yet used, and the winner."""
+"""One game of Track as a value: where each pawn is (a space, the meadow with the point
+it grazes at, or off the track), whose turn it is, the die rolled and not yet used, and
+the winner."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 PLAYERS = ("p1", "p2")
 SPACES = tuple(f"s{i}" for i in range(6))
 HOME = SPACES[-1]
+MEADOW = "meadow"  # where a pawn home may graze: a free area, placed anywhere
 
 
 def other(p: str) -> str:
@@ -18,10 +20,12 @@ def other(p: str) -> str:
 @dataclass(frozen=True)
 class State:
     pawns: tuple[str, ...]  # refs ("p1#0"), p1's first
-    where: tuple[str | None, ...]  # per pawn: a space, or None (off the track)
+    where: tuple[str | None, ...]  # per pawn: a space, MEADOW, or None (off the track)
     active: str = "p1"
     roll: int | None = None  # rolled, not yet used
     winner: str | None = None
+    # Where each grazing pawn stands in the meadow (map mm); None for the others.
+    spots: tuple[tuple[float, float] | None, ...] = ()
 
     def at(self, ref: str) -> str | None:
         return self.where[self.pawns.index(ref)]
@@ -30,10 +34,19 @@ class State:
         """Where each pawn is, by ref."""
         return dict(zip(self.pawns, self.where, strict=True))
 
+    def spot(self, ref: str) -> tuple[float, float] | None:
+        return self.spots[self.pawns.index(ref)] if self.spots else None
+
     def home(self, player: str) -> int:
+        """Pawns home: on the last space, or grazing in the meadow beyond it."""
         return sum(1 for r, w in zip(self.pawns, self.where, strict=True)
-                   if w == HOME and r[:2] == player)
+                   if w in (HOME, MEADOW) and r[:2] == player)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"active": self.active, "roll": self.roll, "winner": self.winner,
-                "where": self.placed()}
+        out: dict[str, Any] = {"active": self.active, "roll": self.roll,
+                               "winner": self.winner, "where": self.placed()}
+        grazing = {r: [x, y] for r, pt in zip(self.pawns, self.spots, strict=False)
+                   if pt is not None for x, y in (pt,)}
+        if grazing:
+            out["grazing"] = grazing
+        return out

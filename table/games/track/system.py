@@ -18,7 +18,7 @@ MAX_PAWNS = 4
 class Track(GameSystem):
     name: ClassVar[str] = "track"
     title: ClassVar[str] = "Track (a test game)"
-    rules_version: ClassVar[str] = "track/1"
+    rules_version: ClassVar[str] = "track/2"  # 2: the meadow
 
     def referee(self, setup: Any, catalog: Any | None = None) -> TrackReferee:
         for p in PLAYERS:

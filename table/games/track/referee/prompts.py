@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from table.system import DiceNeed, Prompt, choice
+from table.system import DiceNeed, Prompt, choice, place_within
 
-from ..actions import Advance
+from ..actions import Advance, Graze
 from ..dice import D6
 from ..engine import legal_actions
-from ..state import State
+from ..layout import PAWN_MM, WELL
+from ..meadow import REACH
+from ..state import HOME, State
 from .wording import Words
 
 
@@ -24,10 +26,20 @@ def prompt_for(words: Words, state: State) -> Prompt:
         return Prompt("over", None, f"{words.player(state.winner)} wins")
     if state.roll is None:
         return Prompt("roll", state.active, f"{who}: roll the die", dice=dice_needed(state))
-    opts = legal_actions(state)
-    return Prompt("move", state.active, f"{who}: move a pawn {state.roll}",
+    # Grazing is a point anywhere in a circle: drawn as its shape, not listed.
+    opts = [a for a in legal_actions(state) if not isinstance(a, Graze)]
+    home = [r for r in state.pawns if r[:2] == state.active and state.at(r) == HOME]
+    shapes = tuple(place_within(r, f"{words.pawn(r)} may graze here", WELL,
+                                REACH - PAWN_MM / 2, f"{state.active} graze {r} {{x}},{{y}}")
+                   for r in home)
+    text = f"{who}: move a pawn {state.roll}"
+    if shapes:
+        graze = "put a pawn home out to graze: tap the meadow inside the circle, or set it there"
+        text = f"{text}, or {graze}" if opts else f"{who} rolled {state.roll}: {graze}"
+    return Prompt("move", state.active, text,
                   options=tuple(str(a) for a in opts),
                   choices=tuple(choice(a, words.action(a),
                                        [a.to] if isinstance(a, Advance) else [],
                                        [a.pawn] if isinstance(a, Advance) else [])
-                                for a in opts))
+                                for a in opts),
+                  shapes=shapes)

@@ -45,13 +45,15 @@ class TrackReferee(Referee):
     correction_places: ClassVar[str] = "a space s0 to s5, or off"
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({"undo": "undo"})
     engine = engine
+    # A pawn grazes at any point of a circle: listed are a few (``meadow.spots``).
+    lists_every_action: ClassVar[bool] = False
 
     def __init__(self, pawns: Mapping[str, int], names: Mapping[str, str],
                  stickers: Stickers) -> None:
         self.pawns = dict(pawns)
         self.words = Words(names)
         self.stickers = stickers
-        self.camera = Camera(stickers)
+        self.camera = Camera(stickers, self.words)
 
     # -- the rules ------------------------------------------------------------------------
     def new_state(self) -> State:
@@ -112,9 +114,10 @@ class TrackReferee(Referee):
             raise CommandRefused(f"pawn: one of {', '.join(state.pawns)}, not {quote(pawn)}")
         if to not in (*SPACES, "off"):
             raise CommandRefused(f"to: a space s0-s5 or off, not {quote(to)}")
-        where = list(state.where)
-        where[state.pawns.index(pawn)] = None if to == "off" else to
-        return replace(state, where=tuple(where))
+        i = state.pawns.index(pawn)
+        where, spots = list(state.where), list(state.spots or (None,) * len(state.pawns))
+        where[i], spots[i] = None if to == "off" else to, None
+        return replace(state, where=tuple(where), spots=tuple(spots))
 
     def view(self, state: State) -> dict[str, Any]:
         return view(state)

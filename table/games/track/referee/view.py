@@ -5,19 +5,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from table.drawing import Board, Piece, Region, Zone, frame_of
+from table.drawing import Board, Line, Piece, Region, Zone, frame_of
 
-from ..layout import LAYOUT
-from ..state import HOME, PLAYERS, State
+from ..layout import LAYOUT, PAWN_MM, WELL
+from ..state import HOME, MEADOW, PLAYERS, State
+
+_X = 10.0  # half the well's cross, mm
 
 
 def view(state: State) -> dict[str, Any]:
     regions = tuple(Region(r["name"], tuple((x, y) for x, y in r["polygon"]), r["name"],
-                           fill="#2e5e2e" if r["name"] == HOME else None)
+                           fill="#2e5e2e" if r["name"] == HOME else
+                           "#1f3d24" if r["name"] == MEADOW else None,
+                           holds_pieces=r["name"] != MEADOW)
                     for r in LAYOUT["regions"])
-    pieces = tuple(Piece(r, r[:2], f"pawn {r[3:]}", region=w, zone=None if w else "waiting")
+    pieces = tuple(Piece(r, r[:2], f"pawn {r[3:]}", region=w, zone=None if w else "waiting",
+                         at=state.spot(r) if w == MEADOW else None,
+                         diameter=PAWN_MM if w == MEADOW else None)
                    for r, w in zip(state.pawns, state.where, strict=True))
-    board = Board(frame_of(regions, 4), regions, pieces, (Zone("waiting", "waiting"),))
+    wx, wy = WELL
+    # A cross, and the well's name above it (a line of no length carries only its label).
+    well = (Line((wx - _X, wy), (wx + _X, wy), "", "#9fb0c0"),
+            Line((wx, wy - _X), (wx, wy + _X), "", "#9fb0c0"),
+            Line((wx, wy - 2 * _X), (wx, wy - 2 * _X), "well", "#9fb0c0"))
+    board = Board(frame_of(regions, 4), regions, pieces, (Zone("waiting", "waiting"),), well)
     return {"board": board.to_dict(), "state": state.to_dict(),
             "score": {"title": "Pawns home",
                       "players": {p: {"value": state.home(p), "label": "home",

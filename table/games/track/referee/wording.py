@@ -3,10 +3,14 @@ s4"). The notation stays the machine's language (logs, the API, typed actions)."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..actions import Action, Pass, RollDie, parse
+from ..actions import Action, Graze, Pass, RollDie, parse
+
+_REF = re.compile(r"\bp[12]#\d+\b")
+_PLAYER = re.compile(r"\bp[12]\b(?!#)")
 
 
 class Words:
@@ -16,6 +20,9 @@ class Words:
     def player(self, p: str) -> str:
         return self.names.get(p, p)
 
+    def pawn(self, ref: str) -> str:
+        return f"{self.player(ref[:2])}'s pawn {ref[3:]}"
+
     def action(self, a: Action | str) -> str:
         a = parse(a) if isinstance(a, str) else a
         who = self.player(a.player)
@@ -23,12 +30,15 @@ class Words:
             return f"{who} rolled {a.die}"
         if isinstance(a, Pass):
             return f"{who} passes"
+        if isinstance(a, Graze):
+            return f"{who}: pawn {a.pawn[3:]} out to graze in the meadow"
         return f"{who}: pawn {a.pawn[3:]} to {a.to}"
 
     def humanize(self, text: str) -> str:
-        for p, n in self.names.items():
-            text = text.replace(f"{p} ", f"{n} ")
-        return text
+        """Ids in a sentence the rules wrote replaced by names: "p1#0" by "Ann's pawn
+        0", "p1" by "Ann"."""
+        text = _REF.sub(lambda m: self.pawn(m.group(0)), text)
+        return _PLAYER.sub(lambda m: self.player(m.group(0)), text)
 
     def entry(self, entry: dict[str, Any]) -> dict[str, Any]:
         out = dict(entry)
@@ -42,4 +52,6 @@ class Words:
     def event(self, e: Mapping[str, Any]) -> str | None:
         if e.get("kind") == "advanced":
             return f"pawn {e['pawn']} to {e['to']}"
+        if e.get("kind") == "grazed":
+            return f"pawn {e['pawn']} grazes in the meadow"
         return None

@@ -262,6 +262,21 @@ class Deck:
         return Deck(self.name, self.cards, (*self.draw_pile, code), self.discard,
                     tuple(out))
 
+    def as_die(self, label: str = "") -> Die:
+        """The next draw as a die: a face per card left, in the draw pile's order, so the
+        box's roll of ``n`` (a die of ``left`` sides) is the card ``draw(n)`` takes, and a
+        card typed in by hand is a face. A screen shows cards, never "a d54"."""
+        if self.left < 2:
+            raise DeckError(f"the {self.name} deck has {self.left} card(s) left: a draw "
+                            "from fewer than two is no chance (reshuffle the discards)")
+        # Cards of one label are alike for the game: one face for them all, each place in
+        # the pile still one side (the first such card in the pile is the one taken).
+        first: dict[str, str] = {}
+        faces = []
+        for c in map(self.card, self.draw_pile):
+            faces.append(Face(first.setdefault(c.label.lower(), c.code), c.label))
+        return Die(self.name, label or f"a card from the {self.name} deck", tuple(faces))
+
     def reshuffle(self) -> Deck:
         """The discard pile shuffled back into the draw pile."""
         return Deck(self.name, self.cards, self.draw_pile + self.discard, (), self.out)

@@ -72,11 +72,18 @@ class DiceNeed:
     die: Die | None = None
     command: str = "roll"
     label: str = ""  # what a person reads ("initiative die"); the die's label without it
+    # A draw only ``player`` may see (a card into a hidden hand): the shared screen says
+    # who draws but offers no faces; the player enters it on their private page.
+    private: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"player": self.player, "kind": self.kind, "n": self.n,
-                               "command": self.command}
-        if self.die is not None:
+                               "command": self.command, "private": self.private}
+        if self.private:  # how many sides (cards left) is no secret; which faces are
+            out["label"] = self.label or self.kind
+            if self.die is not None:
+                out["sides"] = self.die.sides
+        elif self.die is not None:
             out.update(label=self.label or self.die.label_for(self.n), sides=self.die.sides,
                        faces=[f.to_dict() for f in self.die.distinct()])
         else:
@@ -261,6 +268,9 @@ class Referee(ABC):
     correction_fields: ClassVar[tuple[str, ...]] = ()
     correction_places: ClassVar[str] = "where the piece stands"
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({})  # box button -> command
+    # The game's commands a player's private page may send for that player (a card
+    # drawn by hand into a hidden hand); besides, it may play that player's actions.
+    seat_commands: ClassVar[tuple[str, ...]] = ()
     # The game's rules core (its ``engine`` module): ``apply``, ``legal_actions`` and,
     # where the game has chance, ``chance`` below call it unless a game overrides them.
     engine: ClassVar[Any] = None
@@ -327,6 +337,23 @@ class Referee(ABC):
 
     @abstractmethod
     def dice_needed(self, state: Any) -> tuple[DiceNeed, ...]: ...
+
+    # -- hidden information --------------------------------------------------------------
+    # ``view`` and ``prompt`` are what every screen shows (the shared one too): a game
+    # with secrets keeps them out of both and says what each seat alone may see here.
+    def secret(self, state: Any, action: Any) -> tuple[str, str] | None:
+        """When ``action`` (about to be played in ``state``) is known to one seat alone
+        (a card drawn into a hidden hand): that seat and the action as the others read
+        it ("Ann draws a card"). The log keeps the whole action; screens, the event
+        stream and a record exported mid-game show the others' words."""
+        return None  # a hook: nothing is secret unless a game says so
+
+    def private(self, state: Any, seat: str) -> dict[str, Any] | None:
+        """What ``seat`` alone may see and do now, for its private page: ``text`` (a
+        line), ``hand`` (cards as ``{"code", "label"}``), ``choices`` (made by
+        ``choice``: actions only this seat may see offered) and ``dice`` (a draw this
+        seat enters by hand, a ``DiceNeed``'s dict). None: nothing private."""
+        return None  # a hook: nothing is private unless a game says so
 
     def commands(self) -> Mapping[str, Command]:
         """The game's own commands (``{"do": name, ...}``) beside the table's."""

@@ -83,6 +83,7 @@ class Names:
 
 class _Says(Protocol):
     def action(self, a: Any) -> str: ...
+    def humanize(self, text: str) -> str: ...
     def correction(self, body: dict[str, Any]) -> str: ...
     def entry(self, entry: dict[str, Any]) -> dict[str, Any]: ...
 
@@ -91,6 +92,17 @@ def entry_text(words: _Says, entry: dict[str, Any]) -> dict[str, Any]:
     """A log entry for the history pane, with the ``text`` a person reads: the game's
     words for its own entries (its actions, its dice), the table's for the table's
     (undo, corrections, warnings, the camera), so that no game must word them again."""
+    if entry.get("kind") == "seat_key":  # its digest stays in the log
+        return {**{k: v for k, v in entry.items() if k != "digest"},
+                "text": words.humanize(f"a new private page link for {entry.get('seat')}")}
+    if entry.get("secret"):  # an action one seat alone may know: the others' words only
+        return {**{k: entry[k] for k in ("seq", "time", "kind", "source", "secret")
+                   if k in entry}, "text": str(entry.get("public", ""))}
+    undone = entry.get("undone")
+    if isinstance(undone, dict) and undone.get("secret"):
+        return {**{k: v for k, v in entry.items() if k != "undone"},
+                "undone": {"secret": undone["secret"], "public": undone.get("public", "")},
+                "text": f"undone: {undone.get('public', '')}"}
     out = words.entry(entry)
     if out.get("text"):
         return out

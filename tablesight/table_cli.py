@@ -47,7 +47,9 @@ class Narrator:
     def __call__(self, ev: SessionEvent) -> None:
         d = ev.data
         lines: list[str] = []
-        if ev.kind == "action":
+        if ev.kind == "action" and d.get("secret"):  # one seat's secret: its public words
+            lines.append(f"[{d.get('source', '')}] {d.get('public', '')}")
+        elif ev.kind == "action":
             for e in d.get("events", []):
                 text = self.words.event(e) if self.words else None
                 if text:
@@ -74,7 +76,9 @@ class Narrator:
             lines.append(f"-- {d['part']}: {'ok' if d['ok'] else d['message']}")
         elif ev.kind == "undo":
             undone = d["undone"]
-            if "action" in undone:
+            if undone.get("secret"):
+                what = str(undone.get("public", ""))
+            elif "action" in undone:
                 what = self.words.action(undone["action"]) if self.words else undone["action"]
             else:
                 what = f"correction ({self._correction(undone)})"
@@ -401,7 +405,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         session = Session.resume(log, args.game or games[-1].id)
     except (StorageError, SetupFormatError) as e:
         raise UsageError(str(e)) from None
-    json.dump(session.record(), sys.stdout, indent=1)
+    json.dump(session.record(reveal=args.reveal), sys.stdout, indent=1)
     sys.stdout.write("\n")
     return 0
 
@@ -424,6 +428,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     data = read_json(args.file)
     if not isinstance(data, dict) or data.get("format") != "tablesight-record/1":
         raise UsageError(f"{args.file}: not a tablesight game record (tablesight-record/1)")
+    if data.get("hidden"):
+        raise UsageError(f"{args.file}: exported mid-game with the players' secrets left "
+                         "out, so it cannot be played back: export it with --reveal")
     try:
         setup = Setup.from_dict(data.get("setup"))
         session = Session.new(setup)
@@ -508,6 +515,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     exp = sub.add_parser("export", help="write a game record (JSON) from a game database")
     exp.add_argument("--db", required=True)
     exp.add_argument("--game", type=int)
+    exp.add_argument("--reveal", action="store_true",
+                     help="include what one player alone may know (a hidden hand) in a "
+                          "game still played; a finished game's record has it anyway")
     exp.set_defaults(func=cmd_export)
 
     rep = sub.add_parser("replay", help="play a game record back")

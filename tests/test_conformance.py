@@ -27,11 +27,12 @@ from table.session import GameLog, Session, Setup
 from table.system import GameSystem, Referee
 from web import TableServices, create_app
 
+from .conftest import HIGHCARD, TRACK, install_games
 from .web.test_api import post
 
-# The example and test games, installed the way a game package is (a distribution whose
-# metadata names the entry point), beside what the project installs.
-EXTRA = {"track": "table.games.track.system:SYSTEM", "highcard": "tests.highcard:SYSTEM"}
+# The example and test games, installed the way a game package is, beside what the
+# project installs.
+EXTRA = {**TRACK, **HIGHCARD}
 GAMES = sorted(set(registry.systems()) | set(EXTRA))
 SEEDS = (1, 2, 3)
 MAX_ACTIONS = 20_000
@@ -39,16 +40,8 @@ MAX_ACTIONS = 20_000
 
 @pytest.fixture(scope="module", autouse=True)
 def every_game_installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    site = tmp_path_factory.mktemp("site")
-    dist = site / "tablesight_conformance_games-0.1.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tablesight-conformance-games"
-                                   "\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text(
-        "[tablesight.games]\n" + "".join(f"{n} = {t}\n" for n, t in EXTRA.items()))
     mp = pytest.MonkeyPatch()
-    mp.syspath_prepend(str(site))
-    registry.systems.cache_clear()
+    install_games(tmp_path_factory.mktemp("site"), EXTRA, mp)
     yield
     mp.undo()
     registry.systems.cache_clear()
@@ -325,3 +318,48 @@ def test_the_terminal_narrates_corrections_in_the_games_words(game: str) -> None
     assert f"<< correction: {session.words.humanize(words)}" in said
     assert f"<< undo: correction ({session.words.humanize(words)})" in said
     assert "None" not in said
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_secret_never_reaches_the_shared_screen(game: str, tmp_path: Path) -> None:
+    """Random games through the session and its log: after each action one seat alone
+    may know (``Referee.secret``), nothing of it that the shared screen did not show
+    already appears in its snapshot, the event stream or a record exported mid-game;
+    the log keeps it whole, so a resume and a revealed record still have it."""
+    log = GameLog(tmp_path / "games.db")
+    session = Session.new(sample(game), log)
+    heard: list[dict[str, Any]] = []
+    session.subscribe(lambda ev: heard.append(ev.to_dict()))
+    ref, rng = session.referee, random.Random(6)
+    secrets = 0
+    for _ in range(600):
+        if ref.is_over(session.state):
+            break
+        before = json.dumps(session.snapshot())
+        action, _ = decision(ref, session.state, rng)
+        hidden = ref.secret(session.state, action)
+        heard.clear()
+        try:
+            session.command({"do": "action", "action": str(action)}, source="test")
+        except CommandRefused:
+            continue
+        if hidden is None:
+            continue
+        secrets += 1
+        _seat, public = hidden
+        told = [t for t in str(action).split() if t not in before and t not in public]
+        assert told, f"{action}: a secret with nothing secret in it"
+        shown = json.dumps(session.snapshot()) + json.dumps(heard)
+        if not ref.is_over(session.state):
+            shown += json.dumps(session.record())
+        for token in told:
+            assert token not in shown, f"{game}: {token!r} of {action} reached the screen"
+        assert public in json.dumps(session.snapshot()["history"])
+    if game == "track":
+        assert secrets > 0, "no secret was drawn: the test proves nothing for Track"
+    if secrets:
+        entries = [e.body for e in log.entries(session.game_id, ("action",))]
+        assert sum(1 for b in entries if b.get("secret")) == secrets  # the log keeps all
+        assert session.record(reveal=True)["final"] is not None
+        again = Session.resume(GameLog(tmp_path / "games.db"), session.game_id)
+        assert again.referee.state_dict(again.state) == ref.state_dict(session.state)

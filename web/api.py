@@ -89,6 +89,9 @@ def command() -> Any:
         raise _Bad("do: the command's name, e.g. \"action\"")
     if do in STAFF_COMMANDS and not is_staff():
         return _refused(f"{quote(do)} needs a staff login", 401)
+    if do in services().session.referee.seat_commands:
+        # What one player alone may know is entered on their own page, never here.
+        return _refused(f"{quote(do)} is entered on the player's own page")
     try:
         events = services().session.command(cmd, source="dashboard")
     except CommandRefused as e:
@@ -97,6 +100,44 @@ def command() -> Any:
 
 
 _SEQ = re.compile(r"[0-9]{1,15}")  # ASCII digits only: str.isdigit takes "²" too
+
+
+# -- each player's private page ----------------------------------------------------------
+@bp.post("/seats")
+def new_seat_key() -> Any:
+    """A new private page link for a player (staff): the old one stops working."""
+    if not is_staff():
+        return _refused("a player's private link needs a staff login", 401)
+    seat = _body().get("seat")
+    if seat not in ("p1", "p2"):
+        raise _Bad("seat: p1 or p2")
+    key = services().session.issue_seat_key(seat)
+    return jsonify(seat=seat, key=key, url=f"/seat/{key}")
+
+
+def _seat(key: str) -> str | None:
+    return services().session.seat_of(key)
+
+
+@bp.get("/seat/<key>")
+def seat_state(key: str) -> Any:
+    seat = _seat(key)
+    if seat is None:
+        return _refused("this private page's link is not valid (a new one was made, or "
+                        "a new game started): ask the table's staff", 404)
+    return jsonify(services().session.seat_view(seat))
+
+
+@bp.post("/seat/<key>/command")
+def seat_command(key: str) -> Any:
+    seat = _seat(key)
+    if seat is None:
+        return _refused("this private page's link is not valid: ask the table's staff", 404)
+    try:
+        events = services().session.seat_command(seat, _body())
+    except CommandRefused as e:
+        return _refused(str(e))
+    return jsonify(ok=True, events=[e.to_dict() for e in events])
 
 
 @bp.get("/history")
@@ -110,7 +151,11 @@ def history() -> Any:
 
 @bp.get("/record")
 def record() -> Any:
-    resp = jsonify(services().session.record())
+    # Staff may ask for the secrets of a game still played (``?reveal=1``).
+    reveal = request.args.get("reveal") == "1"
+    if reveal and not is_staff():
+        return _refused("the revealed record needs a staff login", 401)
+    resp = jsonify(services().session.record(reveal=reveal))
     resp.headers["Content-Disposition"] = "attachment; filename=tablesight-game.json"
     return resp
 

@@ -32,6 +32,7 @@ from table.quoting import quote
 from table.system import Explanation, Prompt, Referee, RulesEvent, check_player
 from table.wording import entry_text
 
+from .seats import SeatKeys
 from .setup import Setup
 from .storage import REPLAYED_KINDS, GameLog, StorageError
 
@@ -84,6 +85,7 @@ class Session:
         self.desync: list[str] | None = None
         self._prompt_shown: dict[str, Any] | None = None  # the last prompt told
         self.confirm: list[Explanation] | None = None
+        self.seats = SeatKeys()  # each player's private page, by key
         # With ``confirm``: a measured rule too close to call, put to the players; their
         # no leaves the board to be put right (``choose`` with option "no").
         self.question: str | None = None
@@ -127,6 +129,9 @@ class Session:
                     ops.pop()
             elif e.kind in REPLAYED_KINDS:
                 ops.append(_Op(e.kind, e.body))
+            if e.kind == "seat_key" and isinstance(e.body.get("digest"), str) \
+                    and e.body.get("seat") in ("p1", "p2"):
+                s.seats.restore(e.body["seat"], e.body["digest"])
             since = [] if e.kind in REPLAYED_KINDS else [*since, e.to_dict()]
             s.history.append(entry_text(s.words, e.to_dict()))
         try:
@@ -197,13 +202,19 @@ class Session:
         """Apply, log, then tell. Raises ``ActionRefused`` with nothing changed."""
         before = self.state
         new, events = self.referee.apply(before, action)
-        body = {"action": str(action), "events": [e.to_dict() for e in events]}
+        body: dict[str, Any] = {"action": str(action), "events": [e.to_dict() for e in events]}
+        hidden = self.referee.secret(before, action)
+        seal = {"secret": hidden[0], "public": hidden[1]} if hidden else {}
+        body.update(seal)  # the log keeps the whole action, and who alone may know it
         self.note("action", body, source)
-        self.ops.append(_Op("action", {"action": str(action)}))
+        self.ops.append(_Op("action", {"action": str(action), **seal}))
         self.state = new
         self.referee.played(before, new, action, source)
-        self._emit(out, "action", action=str(action), source=source,
-                   events=body["events"])
+        if hidden:  # every screen and the event stream hear the others' words only
+            self._emit(out, "action", source=source, **seal)
+        else:
+            self._emit(out, "action", action=str(action), source=source,
+                       events=body["events"])
         for kind, data in self.referee.announcements(events):
             self._emit(out, kind, **data)
             if kind == "game_over" and self.log is not None and self.game_id is not None:
@@ -278,6 +289,8 @@ class Session:
             }
 
     def _op_text(self, op: _Op) -> str:
+        if op.body.get("secret"):
+            return str(op.body.get("public", ""))
         if op.kind == "action":
             return self.words.action(op.body["action"])
         return "correction: " + self.words.correction(op.body)
@@ -361,7 +374,7 @@ class Session:
         self.ops.pop()
         self.state = state
         self.referee.forget_inputs()
-        self._emit(out, "undo", undone=last.body, source=source)
+        self._emit(out, "undo", undone=_shown(last.body), source=source)
         self.after_change(out)
 
     def _cmd_choose(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
@@ -557,13 +570,82 @@ class Session:
         self._emit(out, "warning", message=message)
 
     # -- export ------------------------------------------------------------------------------------
-    def record(self) -> dict[str, Any]:
-        """The game record (``tablesight-record/1``): setup, every operation, the result."""
+    def record(self, reveal: bool = False) -> dict[str, Any]:
+        """The game record (``tablesight-record/1``): setup, every operation, the result.
+        While the game goes on, what one seat alone may know is left out (the secret
+        operations in the others' words, no final state) unless ``reveal`` (staff)."""
         with self._lock:
-            return {"format": "tablesight-record/1", "setup": self.setup.to_dict(),
-                    "operations": [{"kind": op.kind, **op.body} for op in self.ops],
-                    "game": self.system.describe(),
-                    "final": self.referee.state_dict(self.state)}
+            hide = not reveal and not self.referee.is_over(self.state) and any(
+                op.body.get("secret") for op in self.ops)
+            out = {"format": "tablesight-record/1", "setup": self.setup.to_dict(),
+                   "operations": [{"kind": op.kind, **(_shown(op.body) if hide else op.body)}
+                                  for op in self.ops],
+                   "game": self.system.describe(),
+                   "final": None if hide else self.referee.state_dict(self.state)}
+            if hide:
+                out["hidden"] = "secrets of a game still played are left out"
+            return out
+
+    # -- a seat's private page ------------------------------------------------------------------
+    def issue_seat_key(self, seat: str, source: str = "dashboard") -> str:
+        """A new key to ``seat``'s private page (the old one stops working); only its
+        digest is logged, so a restart keeps the players' phones."""
+        seat = check_player(seat)
+        with self._lock:
+            key, key_digest = self.seats.issue(seat)
+            self.note("seat_key", {"seat": seat, "digest": key_digest}, source)
+            return key
+
+    def seat_of(self, key: object) -> str | None:
+        return self.seats.seat_of(key)
+
+    def seat_view(self, seat: str) -> dict[str, Any]:
+        """What one player's private page shows: the shared prompt and score, and what
+        that seat alone may see and do (``Referee.private``)."""
+        seat = check_player(seat)
+        with self._lock:
+            prompt = self.prompt()
+            return {"game_id": self.game_id, "game": self.system.describe(), "seat": seat,
+                    "name": self.setup.names[seat], "color": self.setup.colors[seat],
+                    "names": dict(self.setup.names),
+                    "prompt": {"text": prompt.text, "player": prompt.player,
+                               "step": prompt.step},
+                    "your_turn": prompt.player == seat,
+                    "score": self.referee.view(self.state).get("score"),
+                    "private": self.referee.private(self.state, seat)}
+
+    def seat_command(self, seat: str, cmd: dict[str, Any]) -> list[SessionEvent]:
+        """A command from ``seat``'s private page: an action of that player's, or one of
+        the game's ``seat_commands`` for that player (a card drawn by hand); anything
+        else is refused, so one seat's page never acts for the other."""
+        seat = check_player(seat)
+        if not isinstance(cmd, dict):
+            raise CommandRefused("a command is a JSON object")
+        do = cmd.get("do")
+        if do == "action":
+            try:
+                action = self.referee.parse_action(
+                    _text(cmd, "action", "a line of text: an action in the game's notation"))
+            except NotationError as e:
+                raise CommandRefused(str(e)) from None
+            if getattr(action, "player", None) != seat:
+                raise CommandRefused(f"{self.setup.names[seat]}'s page plays "
+                                     f"{self.setup.names[seat]}'s actions only")
+        elif do in self.referee.seat_commands:
+            if cmd.get("player") != seat:
+                raise CommandRefused(f"player: {seat} on {self.setup.names[seat]}'s page")
+        else:
+            raise CommandRefused(f"do: an action or one of "
+                                 f"{', '.join(self.referee.seat_commands) or 'none'} here")
+        return self.command(cmd, source=f"{self.setup.names[seat]}'s page")
+
+
+def _shown(body: dict[str, Any]) -> dict[str, Any]:
+    """An operation as screens and the event stream may carry it: a secret one in the
+    others' words (who alone knows it, and what they read)."""
+    if body.get("secret"):
+        return {"secret": body["secret"], "public": body.get("public", "")}
+    return body
 
 
 def _text(cmd: dict[str, Any], key: str, what: str) -> str:

@@ -118,3 +118,50 @@ def test_no_request_gets_a_500_and_a_refused_one_changes_nothing(table, endpoint
         assert r.is_json and isinstance(r.get_json().get("error"), str)
         assert len(r.get_json()["error"]) <= 300
         assert _fingerprint(svc) == before, (method, path, data[:200], r.get_json())
+
+
+@pytest.fixture(scope="module")
+def seat_table(tmp_path_factory, track_installed_module):
+    """A game with a hidden hand, Ann's private page open by its key."""
+    from table.session import Setup
+
+    log = GameLog(tmp_path_factory.mktemp("seats") / "games.db")
+    s = Session.new(Setup.from_dict({"system": "track", "names": {"p1": "Ann", "p2": "Bob"},
+                                     "forces": {"p1": ["Pawn"], "p2": ["Pawn"]}}), log)
+    s.command({"do": "die", "player": "p1", "die": 1})
+    s.command({"do": "action", "action": "p1 draw"})
+    key = s.issue_seat_key("p1")
+    svc = TableServices(s, FakeLive(), log, ports=lambda: [],
+                        open_camera=lambda spec: None, open_box=lambda port: None)
+    client = create_app(svc, testing=True).test_client()
+    return svc, client, token(client), key
+
+
+SEAT_TEXTS = ["p1 luck", "p2 pass", "p1 drew L2a", "p1 draw", "L1a", "L2a", "x" * 300]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(body=st.one_of(
+    st.fixed_dictionaries({"do": st.sampled_from(["action", "card", "undo", "correct", "x"])},
+                          optional={"action": st.sampled_from(SEAT_TEXTS) | json_values,
+                                    "player": st.sampled_from(["p1", "p2", None, 1]),
+                                    "faces": st.lists(st.sampled_from(SEAT_TEXTS), max_size=3)
+                                    | json_values}).map(json.dumps),
+    bodies.map(json.dumps), st.binary(max_size=64)),
+       own=st.booleans(), path_key=st.text(max_size=70))
+def test_a_private_page_takes_no_request_it_should_not(seat_table, body, own, path_key) -> None:
+    """Hostile bodies and keys at a seat's page: never a 500, a refusal changes nothing,
+    and an accepted command was that seat's to send."""
+    svc, client, csrf, key = seat_table
+    use = key if own else path_key
+    before = (len(svc.session.ops), len(svc.session.history))
+    r = client.post(f"/api/seat/{use}/command", data=body, content_type="application/json",
+                    headers={"X-CSRF-Token": csrf})
+    assert r.status_code < 500, (use, body[:200], r.data[:300])
+    if r.status_code >= 400:
+        assert r.is_json and isinstance(r.get_json().get("error"), str)
+        assert (len(svc.session.ops), len(svc.session.history)) == before
+    else:
+        assert own and all(op.body.get("action", "p1").startswith("p1")
+                           for op in svc.session.ops[before[0]:])
+    assert client.get(f"/api/seat/{use}").status_code in ((200,) if own else (200, 404))

@@ -134,8 +134,12 @@ def test_a_piece_put_anywhere_by_a_tap_inside_its_shape(track_installed, tmp_pat
             expect(pg.locator("#options")).to_contain_text(
                 "Ann's pawn 0 may graze here: tap the board inside the dashed circle")
             pg.screenshot(path=str(ARTIFACTS / f"free-placement-{screen}.png"), full_page=True)
-            box = shape.bounding_box()
-            assert box is not None
+            # Measured in one step in the page: the board may be drawn again at any time
+            # (the event stream), and a replaced element has no box.
+            box = pg.evaluate("""() => {
+              const r = document.querySelector('#board g.shape circle').getBoundingClientRect();
+              return {x: r.x, y: r.y, width: r.width, height: r.height};
+            }""")
             # A tap a quarter of the way in from the circle's right edge.
             with pg.expect_response("**/api/command") as answer:
                 pg.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + box["height"] / 2)
@@ -152,6 +156,63 @@ def test_a_piece_put_anywhere_by_a_tap_inside_its_shape(track_installed, tmp_pat
             pg.screenshot(path=str(ARTIFACTS / f"free-placement-after-{screen}.png"),
                           full_page=True)
             assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
+            browser.close()
+    finally:
+        server.stop()
+    assert not blocked, blocked
+
+
+@pytest.mark.parametrize("screen,size", [("phone", (390, 844)), ("laptop", (1280, 800)),
+                                         ("tv", (1920, 1080))])
+def test_a_hidden_card_on_the_players_own_page(track_installed, tmp_path: Path, screen: str,
+                                               size: tuple[int, int]) -> None:
+    """A luck card drawn by hand is entered on the player's own page, which shows it;
+    the table's screen says only that she holds one; she plays it from her page."""
+    log = GameLog(tmp_path / "games.db")
+    session = Session.new(Setup.from_dict({
+        "system": "track", "names": {"p1": "Ann", "p2": "Bob"},
+        "forces": {"p1": ["Pawn"], "p2": ["Pawn"]}}), log)
+    session.command({"do": "die", "player": "p1", "die": 1})
+    session.command({"do": "action", "action": "p1 draw"})
+    key = session.issue_seat_key("p1")
+    server = Server(create_app(TableServices(session, log=log)), "127.0.0.1", 0).start()
+    blocked: list[str] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            shared = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            mine = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            for pg in (shared, mine):
+                pg.on("console", lambda m: "Content Security Policy" in m.text
+                      and blocked.append(m.text))
+            shared.goto(server.url)
+            expect(shared.locator("#dice")).to_contain_text(
+                "Ann draws a luck card: enter it on Ann's own page")
+            expect(shared.locator("#dice button")).to_have_count(0)
+            mine.goto(f"{server.url}seat/{key}")
+            expect(mine.locator("#who")).to_have_text("Ann's private page")
+            faces = mine.locator("#mine button[data-face]")
+            expect(faces).to_have_count(3)  # +1, +2, +3: cards of one value are alike
+            with mine.expect_response("**/command"):
+                mine.locator('#mine button[data-face="L2a"]').click()
+            expect(mine.locator("#mine")).to_contain_text("Your luck card: +2")
+            expect(mine.locator("#mine .hand")).to_contain_text("luck +2")
+            mine.screenshot(path=str(ARTIFACTS / f"private-page-{screen}.png"), full_page=True)
+            expect(shared.locator("#score")).to_contain_text("Ann holds a luck card")
+            assert "+2" not in shared.locator("body").inner_text()
+            shared.screenshot(path=str(ARTIFACTS / f"private-shared-{screen}.png"),
+                              full_page=True)
+            session.command({"do": "die", "player": "p2", "die": 3})
+            session.command({"do": "action", "action": "p2 pass"})
+            session.command({"do": "die", "player": "p1", "die": 4})
+            play = mine.locator("#mine button[data-action]")
+            expect(play).to_have_text("Play your luck card (+2)")
+            with mine.expect_response("**/command"):
+                play.click()
+            expect(mine.locator("#mine")).to_contain_text("You hold no luck card")
+            expect(shared.locator("#prompt")).to_contain_text("Ann: move a pawn 6")
+            for pg in (shared, mine):
+                assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
             browser.close()
     finally:
         server.stop()

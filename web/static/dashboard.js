@@ -125,6 +125,9 @@ function render() {
   renderOptions();
   renderHistory();
   $("follow").checked = snap.follow_camera;
+  document.querySelectorAll("[data-seat-link]").forEach((b) => {
+    b.textContent = `Make ${nameOf(b.dataset.seatLink)}'s link`;
+  });
   $("login").hidden = !snap.staff_login || snap.staff;
   $("staff-state").textContent = !snap.staff_login ? "This table needs no staff PIN."
     : snap.staff ? "Staff: logged in." : "Staff: log in with the admin PIN to change the game.";
@@ -508,6 +511,13 @@ function renderDice() {
   const how = boxOk() ? "roll on the table box, or enter the roll here"
     : "no table box: enter the roll here";
   for (const d of p.dice) {
+    if (d.private) {
+      // A draw only its player may see: entered on their own page, never here.
+      html += `<div><b class="${esc(d.player)}">${playerName(d.player)}</b> draws ` +
+        `${esc(d.label)}: ${boxOk() ? "press the table box's roll button, or " : ""}` +
+        `enter it on ${playerName(d.player)}'s own page</div>`;
+      continue;
+    }
     html += `<div><b class="${esc(d.player)}">${playerName(d.player)}</b> rolls ` +
       `<span class="big">${Number(d.n)}</span> ${esc(d.label)}: ${how}</div>`;
     const faceList = d.faces || [];
@@ -670,7 +680,21 @@ document.addEventListener("click", (e) => {
   if ("boardOk" in b.dataset) return command({ do: "board_ok" });
   if ("newGame" in b.dataset) return rematch();
   if (b.id === "sample") return fillSample();
+  if (b.dataset.seatLink) return seatLink(b.dataset.seatLink);
+  if ("seatLinkDone" in b.dataset) { $("seat-link").innerHTML = ""; return undefined; }
 });
+
+// A player's private page link, shown once for them to open (or type) on their phone;
+// closed again so the shared screen does not keep it.
+async function seatLink(seat) {
+  const r = await post("/api/seats", { seat });
+  const el = $("seat-link");
+  if (!r.ok) { el.textContent = r.data.error; return; }
+  const url = location.origin + r.data.url;
+  el.innerHTML = `<p>${esc(nameOf(seat))}: open <b class="link-text">${esc(url)}</b> ` +
+    "on your phone, then close this.</p><button type=\"button\" data-seat-link-done>" +
+    "Close the link</button>";
+}
 
 async function rematch() {
   const s = snap.setup;

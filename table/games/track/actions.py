@@ -7,6 +7,10 @@
     p1 graze p1#0 274.0,300.5
                            a pawn home put out to graze in the meadow at a point (map
                            mm, to a tenth): by the roll, in place of a move
+    p1 draw                on a 1, a luck card drawn in place of a move
+    p1 drew L2a            the card the deck gave (the box, or typed on p1's own page):
+                           p1's secret
+    p1 luck                the luck card in p1's hand played: the roll goes up by it
 """
 
 from __future__ import annotations
@@ -67,7 +71,26 @@ def point(text: str) -> tuple[float, float]:
     return round(x, 1), round(y, 1)
 
 
-Action = RollDie | Advance | Pass | Graze
+@spelled("{player} draw")
+@dataclass(frozen=True)
+class Draw:
+    player: str
+
+
+@spelled("{player} drew {card}")
+@dataclass(frozen=True)
+class Drew:
+    player: str
+    card: str  # a luck card's code
+
+
+@spelled("{player} luck")
+@dataclass(frozen=True)
+class Luck:
+    player: str
+
+
+Action = RollDie | Advance | Pass | Graze | Draw | Drew | Luck
 
 
 def parse(text: object) -> Action:
@@ -84,4 +107,8 @@ def parse(text: object) -> Action:
         return Pass(t[0])
     if len(t) == 4 and t[1] == "graze" and t[0] in PLAYERS:
         return Graze(t[0], t[2], *point(t[3]))
+    if len(t) == 2 and t[1] in ("draw", "luck") and t[0] in PLAYERS:
+        return Draw(t[0]) if t[1] == "draw" else Luck(t[0])
+    if len(t) == 3 and t[1] == "drew" and t[0] in PLAYERS and len(t[2]) <= 8:
+        return Drew(t[0], t[2])
     raise NotationError(f"not a track action: {quote(text)}")

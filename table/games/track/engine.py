@@ -1,6 +1,7 @@
 """The rules engine's front door: ``new_state``, ``legal_actions``, ``apply`` and
 ``chance``. Pure: the state is a value, ``apply`` returns a new one and never changes its
-input, and the die comes in as an action (``RollDie``) so a game replays from its log."""
+input, and the die and the luck deck's draws come in as actions (``RollDie``, ``Drew``)
+so a game replays from its log."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from dataclasses import replace
 
 from table.system import Event
 
-from . import meadow
-from .actions import Action, Advance, Graze, Pass, RollDie
+from . import luck, meadow
+from .actions import Action, Advance, Draw, Drew, Graze, Luck, Pass, RollDie
 from .dice import D6
 from .errors import RulesError
 from .state import HOME, MEADOW, PLAYERS, SPACES, State, other
@@ -20,16 +21,21 @@ from .state import HOME, MEADOW, PLAYERS, SPACES, State, other
 def new_state(pawns: Mapping[str, int]) -> State:
     """A game with ``pawns[p]`` pawns for each player, every one off the track."""
     refs = tuple(f"{p}#{i}" for p in PLAYERS for i in range(pawns[p]))
-    return State(refs, (None,) * len(refs), spots=(None,) * len(refs))
+    return State(refs, (None,) * len(refs), spots=(None,) * len(refs), luck=luck.new_deck())
 
 
 def legal_actions(s: State) -> list[Action]:
     """The actions the active player may take now, in a stable order: the six rolls
-    before the die is cast, then each pawn's move, then a few grazing spots for each
-    pawn home (any other spot the rules allow is as legal: ``meadow``), or a pass."""
+    before the die is cast (or, while a luck card is drawn, each card the deck may
+    give), then each pawn's move, then a few grazing spots for each pawn home (any other
+    spot the rules allow is as legal: ``meadow``), or a pass; then playing a luck card
+    held, and drawing one on a 1."""
     if s.winner:
         return []
     p = s.active
+    if s.drawing and s.luck is not None:  # the deck's turn: each card it may give
+        deck = luck.ready(s.luck)
+        return [Drew(p, code) for code in (deck.draw_pile if deck else ())]
     if s.roll is None:
         return [RollDie(p, d) for d in range(1, 7)]
     out: list[Action] = []
@@ -43,7 +49,12 @@ def legal_actions(s: State) -> list[Action]:
     for ref, at in zip(s.pawns, s.where, strict=True):
         if ref.startswith(p) and at == HOME:
             out += [Graze(p, ref, x, y) for x, y in meadow.spots(s, ref)]
-    return out or [Pass(p)]
+    out = out or [Pass(p)]
+    if s.luck is not None and s.hand(p) is not None:
+        out.append(Luck(p))
+    if s.luck is not None and s.roll == 1 and s.hand(p) is None and luck.ready(s.luck):
+        out.append(Draw(p))
+    return out
 
 
 def apply(s: State, a: Action) -> tuple[State, list[Event]]:
@@ -56,6 +67,8 @@ def apply(s: State, a: Action) -> tuple[State, list[Event]]:
                          + ", ".join(str(x) for x in legal[:6]) + ")")
     if isinstance(a, RollDie):
         return replace(s, roll=a.die), [Event("rolled", {"player": a.player, "die": a.die})]
+    if isinstance(a, (Draw, Drew, Luck)):
+        return _luck(s, a)
     if isinstance(a, Pass):
         return (replace(s, roll=None, active=other(s.active)),
                 [Event("passed", {"player": a.player})])
@@ -63,6 +76,29 @@ def apply(s: State, a: Action) -> tuple[State, list[Event]]:
     where[s.pawns.index(a.pawn)] = a.to
     new = replace(s, where=tuple(where), roll=None, active=other(s.active))
     return _maybe_won(new, a.player, [Event("advanced", {"pawn": a.pawn, "to": a.to})])
+
+
+def _luck(s: State, a: Draw | Drew | Luck) -> tuple[State, list[Event]]:
+    """A luck card drawn in place of a move, given by the deck, or played."""
+    assert s.luck is not None  # listed only with a deck
+    i = PLAYERS.index(a.player)
+    hands = list(s.hands)
+    if isinstance(a, Draw):
+        return replace(s, roll=None, drawing=True), [Event("draws", {"player": a.player})]
+    if isinstance(a, Drew):
+        deck = luck.ready(s.luck)
+        assert deck is not None
+        hands[i] = a.card
+        return (replace(s, luck=deck.take(a.card), hands=(hands[0], hands[1]),
+                        drawing=False, active=other(s.active)),
+                [Event("drew", {"player": a.player, "card": a.card})])
+    code = hands[i]
+    assert code is not None and s.roll is not None
+    hands[i] = None
+    roll = s.roll + luck.value(code)
+    return (replace(s, luck=s.luck.to_discard(code), hands=(hands[0], hands[1]), roll=roll),
+            [Event("lucky", {"player": a.player, "card": code, "value": luck.value(code),
+                             "roll": roll})])
 
 
 def _graze(s: State, a: Graze) -> tuple[State, list[Event]]:
@@ -90,6 +126,12 @@ def _maybe_won(new: State, player: str, events: list[Event]) -> tuple[State, lis
 
 def chance(s: State, rng: random.Random) -> RollDie | None:
     """The roll a fair die makes when the state waits for one; None otherwise."""
-    if s.winner or s.roll is not None:
+    if s.winner:
+        return None
+    if s.drawing and s.luck is not None:  # a card, as the box's d(cards left) picks one
+        deck = luck.ready(s.luck)
+        assert deck is not None
+        return Drew(s.active, deck.as_die().face(rng.randint(1, deck.left)).code)
+    if s.roll is not None:
         return None
     return RollDie(s.active, int(D6.face(rng.randint(1, D6.sides)).code))

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from table.randomness import Deck
+
 PLAYERS = ("p1", "p2")
 SPACES = tuple(f"s{i}" for i in range(6))
 HOME = SPACES[-1]
@@ -26,6 +28,12 @@ class State:
     winner: str | None = None
     # Where each grazing pawn stands in the meadow (map mm); None for the others.
     spots: tuple[tuple[float, float] | None, ...] = ()
+    luck: Deck | None = None  # the luck deck (``luck.py``); None in states made without
+    hands: tuple[str | None, str | None] = (None, None)  # each player's hidden luck card
+    drawing: bool = False  # the active player draws a luck card: the deck's turn
+
+    def hand(self, player: str) -> str | None:
+        return self.hands[PLAYERS.index(player)]
 
     def at(self, ref: str) -> str | None:
         return self.where[self.pawns.index(ref)]
@@ -49,4 +57,18 @@ class State:
                    if pt is not None for x, y in (pt,)}
         if grazing:
             out["grazing"] = grazing
+        if self.luck is not None:
+            out.update(luck=self.luck.to_dict(), hands=dict(zip(PLAYERS, self.hands,
+                                                                 strict=True)),
+                       drawing=self.drawing)
+        return out
+
+    def public_dict(self) -> dict[str, Any]:
+        """The state as every screen may show it: which luck card a player holds is
+        theirs alone (whether they hold one is not)."""
+        out = self.to_dict()
+        if "hands" in out:
+            out["hands"] = {p: c is not None for p, c in out["hands"].items()}
+            out["luck"] = {"left": out["luck"]["left"],
+                           "discard": out["luck"]["discard"]}
         return out

@@ -26,11 +26,12 @@ from table.system import (
     Referee,
     Table,
     check_player,
+    choice,
     typed_roll,
 )
 
 from .. import engine
-from ..actions import Action, RollDie, parse
+from ..actions import Action, Drew, Luck, RollDie, parse
 from ..dice import D6
 from ..state import SPACES, State
 from .autoplay import next_intent
@@ -47,6 +48,7 @@ class TrackReferee(Referee):
     engine = engine
     # A pawn grazes at any point of a circle: listed are a few (``meadow.spots``).
     lists_every_action: ClassVar[bool] = False
+    seat_commands: ClassVar[tuple[str, ...]] = ("card",)  # a luck card drawn by hand
 
     def __init__(self, pawns: Mapping[str, int], names: Mapping[str, str],
                  stickers: Stickers) -> None:
@@ -79,8 +81,43 @@ class TrackReferee(Referee):
     def dice_needed(self, state: State) -> tuple[DiceNeed, ...]:
         return dice_needed(state)
 
+    # -- hidden information: the luck card in a hand ----------------------------------
+    def secret(self, state: State, action: Action) -> tuple[str, str] | None:
+        if isinstance(action, Drew):
+            return action.player, f"{self.words.player(action.player)} draws a luck card"
+        return None
+
+    def private(self, state: State, seat: str) -> dict[str, Any] | None:
+        if state.luck is None:
+            return None
+        code = state.hand(seat)
+        out: dict[str, Any] = {
+            "text": f"Your luck card: {self.words.card(code)}" if code else
+            "You hold no luck card: draw one instead of moving on a roll of 1",
+            "hand": [{"code": code, "label": f"luck {self.words.card(code)}"}] if code else [],
+            "choices": [choice(a, f"Play your luck card ({self.words.card(code or '')})")
+                        for a in self.legal_actions(state)
+                        if isinstance(a, Luck) and a.player == seat]}
+        need = next((d for d in dice_needed(state)
+                     if d.private and d.player == seat), None)
+        if need is not None and need.die is not None:
+            # Entered here only: the shared screen offers no faces for a hidden draw.
+            out["dice"] = {**need.to_dict(), "faces": [f.to_dict() for f in need.die.distinct()]}
+        return out
+
     def commands(self) -> dict[str, Command]:
-        return {"die": self._cmd_die}
+        return {"die": self._cmd_die, "card": self._cmd_card}
+
+    def _cmd_card(self, t: Table, cmd: dict[str, Any], source: str, out: Out) -> None:
+        """``{"do": "card", "player": "p1", "faces": ["L2a"]}``: the luck card a player
+        drew by hand from the physical deck, entered on their own page."""
+        player = check_player(cmd.get("player"))
+        state: State = t.state
+        need = next((d for d in dice_needed(state) if d.kind == "luck"), None)
+        if need is None or need.die is None or need.player != player:
+            raise CommandRefused(f"{self.words.player(player)} draws no luck card now")
+        t.play(Drew(player, typed_roll(need.die, cmd, 1)[0].code), source, out)
+        t.after_change(out)
 
     def _cmd_die(self, t: Table, cmd: dict[str, Any], source: str, out: Out) -> None:
         """``{"do": "die", "player": "p1", "die": 4}``, or ``"faces": ["4"]`` as a
@@ -90,6 +127,17 @@ class TrackReferee(Referee):
         t.after_change(out)
 
     def device(self, t: Table, ev: DeviceEvent, out: Out) -> None:
+        state: State = t.state
+        luck = next((d for d in dice_needed(state) if d.kind == "luck"), None)
+        if ev.kind == "roll" and luck is not None and luck.die is not None and ev.player:
+            # The box rolled a die of as many sides as cards are left: that card.
+            if ev.sides != luck.die.sides or ev.player != luck.player:
+                t.warn(out, f"a roll of d{ev.sides} is not this draw (a luck card for "
+                       f"{self.words.player(luck.player)}, {luck.die.sides} left): roll again")
+                return
+            t.play(Drew(ev.player, luck.die.face(ev.numbers[0]).code), "box", out)
+            t.after_change(out)
+            return
         if ev.kind == "roll" and ev.sides == D6.sides and ev.player:
             try:
                 t.play(RollDie(ev.player, int(D6.face(ev.numbers[0]).code)), "box", out)
@@ -120,4 +168,4 @@ class TrackReferee(Referee):
         return replace(state, where=tuple(where), spots=tuple(spots))
 
     def view(self, state: State) -> dict[str, Any]:
-        return view(state)
+        return view(state, self.words.names)

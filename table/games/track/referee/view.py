@@ -3,6 +3,7 @@ track as its printed hexes, the pawns on it or waiting, pawns home as the score.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from table.drawing import Board, Line, Piece, Region, Zone, frame_of
@@ -13,7 +14,7 @@ from ..state import HOME, MEADOW, PLAYERS, State
 _X = 10.0  # half the well's cross, mm
 
 
-def view(state: State) -> dict[str, Any]:
+def view(state: State, names: Mapping[str, str]) -> dict[str, Any]:
     regions = tuple(Region(r["name"], tuple((x, y) for x, y in r["polygon"]), r["name"],
                            fill="#2e5e2e" if r["name"] == HOME else
                            "#1f3d24" if r["name"] == MEADOW else None,
@@ -29,9 +30,14 @@ def view(state: State) -> dict[str, Any]:
             Line((wx, wy - _X), (wx, wy + _X), "", "#9fb0c0"),
             Line((wx, wy - 2 * _X), (wx, wy - 2 * _X), "well", "#9fb0c0"))
     board = Board(frame_of(regions, 4), regions, pieces, (Zone("waiting", "waiting"),), well)
-    return {"board": board.to_dict(), "state": state.to_dict(),
+    lines = []
+    if state.luck is not None:  # whether a player holds a card is public; which, theirs
+        lines = [f"{names.get(p, p)} holds {'a' if state.hand(p) else 'no'} luck card"
+                 for p in PLAYERS]
+        lines.append(f"luck deck: {state.luck.left} left, {len(state.luck.discard)} played")
+    return {"board": board.to_dict(), "state": state.public_dict(),
             "score": {"title": "Pawns home",
                       "players": {p: {"value": state.home(p), "label": "home",
                                       "of": sum(1 for r in state.pawns if r[:2] == p)}
                                   for p in PLAYERS},
-                      "lines": [], "winner": state.winner}}
+                      "lines": lines, "winner": state.winner}}

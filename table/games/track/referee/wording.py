@@ -7,7 +7,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..actions import Action, Graze, Pass, RollDie, parse
+from ..actions import Action, Draw, Drew, Graze, Luck, Pass, RollDie, parse
+from ..luck import CARDS
 
 _REF = re.compile(r"\bp[12]#\d+\b")
 _PLAYER = re.compile(r"\bp[12]\b(?!#)")
@@ -19,6 +20,9 @@ class Words:
 
     def player(self, p: str) -> str:
         return self.names.get(p, p)
+
+    def card(self, code: str) -> str:
+        return next((c.label for c in CARDS if c.code == code), code)
 
     def pawn(self, ref: str) -> str:
         return f"{self.player(ref[:2])}'s pawn {ref[3:]}"
@@ -32,6 +36,12 @@ class Words:
             return f"{who} passes"
         if isinstance(a, Graze):
             return f"{who}: pawn {a.pawn[3:]} out to graze in the meadow"
+        if isinstance(a, Draw):
+            return f"{who} draws a luck card instead of moving"
+        if isinstance(a, Drew):  # only its player, staff and the log read this
+            return f"{who} drew the luck card {self.card(a.card)}"
+        if isinstance(a, Luck):
+            return f"{who} plays a luck card"
         return f"{who}: pawn {a.pawn[3:]} to {a.to}"
 
     def humanize(self, text: str) -> str:
@@ -54,4 +64,7 @@ class Words:
             return f"pawn {e['pawn']} to {e['to']}"
         if e.get("kind") == "grazed":
             return f"pawn {e['pawn']} grazes in the meadow"
+        if e.get("kind") == "lucky":
+            return f"{self.player(e['player'])}'s luck card: {self.card(e['card'])}, " \
+                f"a roll of {e['roll']}"
         return None

@@ -321,9 +321,26 @@ class Referee(ABC):
     def chance(self, state: Any, rng: random.Random) -> Any | None:
         """When the state waits for dice or a card (a chance node): the action a fair
         roll or draw from ``rng`` makes; None when a player decides. For random playouts
-        (benches, property tests); at the table the box or a person supplies it."""
+        (benches, property tests); at the table the box or a person supplies it. By
+        default the engine's ``chance``, else the first of ``dice_needed`` rolled with
+        ``rng`` and read by ``from_faces``."""
         chance = getattr(self.engine, "chance", None)
-        return chance(state, rng) if chance is not None else None
+        if chance is not None:
+            return chance(state, rng)
+        for need in self.dice_needed(state):
+            if need.die is not None:
+                faces = tuple(need.die.face(rng.randint(1, need.die.sides))
+                              for _ in range(need.n))
+                return self.from_faces(state, need, faces)
+        return None
+
+    def from_faces(self, state: Any, need: DiceNeed, faces: tuple[Face, ...]) -> Any | None:
+        """The action ``faces`` make, rolled (or drawn) for ``need`` in ``state``: the one
+        place a game says what its chance means. Given it, the seam derives the rest from
+        ``dice_needed``: random playouts (``chance``), the box's rolls (``device``), and
+        the dice typed in by each need's ``command`` (the session's). None: the game
+        handles its chance itself."""
+        return None
 
     def _engine(self) -> Any:
         if self.engine is None:
@@ -360,8 +377,32 @@ class Referee(ABC):
         return {}
 
     def device(self, table: Table, ev: Any, out: Out) -> None:
-        """A die roll or a button press from the table box (already logged)."""
-        return None  # a hook: nothing to do unless a game needs it
+        """A die roll or a button press from the table box (already logged). For a game
+        that gives ``from_faces``, a roll answers the need it fits (``dice_needed``: whose,
+        how many sides, how many dice); a roll that fits none is said and not used."""
+        if not self.reads_faces() or getattr(ev, "kind", None) != "roll":
+            return
+        needs = [d for d in self.dice_needed(table.state) if d.die is not None]
+        need = next((d for d in needs if d.player == ev.player and d.die is not None
+                     and d.die.sides == ev.sides and len(ev.numbers) == d.n), None)
+        if need is None or need.die is None:
+            if needs:
+                want = needs[0]
+                what = want.label or (want.die.label_for(want.n) if want.die else want.kind)
+                table.warn(out, f"a roll of {len(ev.numbers)}d{ev.sides} by {ev.player} is "
+                           f"not what the table waits for ({what} for {want.player}): "
+                           "roll again")
+            return
+        try:
+            action = self.from_faces(table.state, need, tuple(map(need.die.face, ev.numbers)))
+            table.play(action, "box", out)
+        except (FaceError, ActionRefused) as e:
+            table.warn(out, f"roll not used: {e}")
+        table.after_change(out)
+
+    def reads_faces(self) -> bool:
+        """Whether this game says what its chance means in ``from_faces``."""
+        return type(self).from_faces is not Referee.from_faces
 
     def resume_input(self, state: Any, entry: dict[str, Any]) -> None:
         """A logged entry after the last change of state, on resume: a partial input

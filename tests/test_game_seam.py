@@ -187,3 +187,31 @@ def test_a_game_without_scripted_players_cannot_be_demoed(monkeypatch, track_ins
     assert main(["demo", "--game", "track", "--no-web"]) == 2
     err = capsys.readouterr().err
     assert "Track (a test game) has no scripted players" in err and len(err.splitlines()) == 1
+
+
+def test_chance_said_once_serves_the_box_typed_dice_and_playouts(track_installed) -> None:
+    """Track says what its chance means once (``from_faces``): the box's rolls, dice and
+    cards typed in, and random playouts all follow from ``dice_needed`` through it."""
+    import random
+
+    s = Session.new(Setup.from_dict({"system": "track", "names": {"p1": "Ann", "p2": "Bob"},
+                                     "forces": {"p1": ["Pawn"], "p2": ["Pawn"]}}))
+    out = s.device(roll("p2", 4))  # not Bob's turn
+    assert s.state.roll is None
+    assert any("not what the table waits for (six-sided die for Ann)" in
+               e.data.get("message", "") for e in out if e.kind == "warning")
+    out = s.device(DeviceEvent("roll", 0.0, "p1", sides=8, numbers=(3,)))  # a d8
+    assert s.state.roll is None and any(e.kind == "warning" for e in out)
+    s.device(roll("p1", 1))
+    assert s.state.roll == 1
+    s.command({"do": "action", "action": "p1 draw"})
+    need = s.dice_needed()[0]
+    assert need.kind == "luck" and need.private and need.die.sides == 6
+    assert [f.label for f in need.die.distinct()] == ["+1", "+2", "+3"]
+    s.device(DeviceEvent("roll", 0.0, "p1", sides=6, numbers=(5,)))  # the fifth card left
+    assert s.state.hand("p1") == "L3a" and s.state.active == "p2"
+    with pytest.raises(CommandRefused, match="nothing waits for it now"):
+        s.command({"do": "card", "player": "p2", "faces": ["L1a"]})
+    ref = s.referee
+    rng = random.Random(3)
+    assert isinstance(ref.chance(s.state, rng), type(ref.parse_action("p2 roll 3")))

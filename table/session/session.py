@@ -13,7 +13,9 @@ a screen showed is always in the file. The rules state is rebuilt from the log o
 resume (``Session.resume``) by replaying the same operations.
 
 Thread-safe: the camera, the box and web requests call in from their own threads; one
-lock orders them and listeners are called in that order.
+lock orders them and listeners are called in that order. (Long because it is the one
+place the three inputs meet under that lock; each player's private page is in
+``seats.py``, the log in ``storage.py``.)
 """
 
 from __future__ import annotations
@@ -29,10 +31,18 @@ from table.device import DeviceEvent, StreamPosition
 from table.errors import ActionRefused, CommandRefused, NotationError, SetupRefused
 from table.observation import Observation
 from table.quoting import quote
-from table.system import Explanation, Prompt, Referee, RulesEvent, check_player
+from table.system import (
+    DiceNeed,
+    Explanation,
+    Prompt,
+    Referee,
+    RulesEvent,
+    check_player,
+    typed_roll,
+)
 from table.wording import entry_text
 
-from .seats import SeatKeys
+from .seats import PrivatePages, SeatKeys
 from .setup import Setup
 from .storage import REPLAYED_KINDS, GameLog, StorageError
 
@@ -68,7 +78,7 @@ class _Op:
     body: dict[str, Any]
 
 
-class Session:
+class Session(PrivatePages):
     def __init__(self, setup: Setup, log: GameLog | None = None, game_id: int | None = None,
                  catalog: Any | None = None) -> None:
         self.setup = setup
@@ -315,7 +325,8 @@ class Session:
             raise CommandRefused(f"do: the command's name, not {quote(do)}")
         handlers = self._handlers()
         if do not in handlers:
-            raise CommandRefused(f"unknown command {quote(do)}; one of: {', '.join(handlers)}")
+            raise CommandRefused(f"unknown command {quote(do)}, or nothing waits for it now; "
+                                 f"now: {', '.join(handlers)}")
         out: list[SessionEvent] = []
         with self._lock:
             self._run(handlers[do], cmd, source, out)
@@ -330,10 +341,28 @@ class Session:
         }
         for name, fn in self.referee.commands().items():
             handlers.setdefault(name, lambda c, src, o, fn=fn: fn(self, c, src, o))
+        # Dice (or cards) typed in, for a game that says what they mean (``from_faces``):
+        # each need's command takes its faces.
+        if self.referee.reads_faces():
+            for need in self.referee.dice_needed(self.state):
+                handlers.setdefault(need.command,
+                                    lambda c, src, o, need=need: self._cmd_faces(need, c, src, o))
         # The dashboard's Ready button (and a box button a game maps to it): the prompt's
         # proposal, for a game whose referee has no "ready" of its own.
         handlers.setdefault("ready", self._cmd_ready)
         return handlers
+
+    def _cmd_faces(self, need: DiceNeed, cmd: dict[str, Any], source: str,
+                   out: list[SessionEvent]) -> None:
+        """``{"do": need.command, "player": "p1", "faces": [codes]}`` (or ``"die": n``): the
+        dice or the card the table waits for, typed in."""
+        player = check_player(cmd.get("player"))
+        if player != need.player or need.die is None:
+            raise CommandRefused(f"{need.label or need.kind} is "
+                                 f"{self.setup.names[need.player]}'s now")
+        self.play(self.referee.from_faces(self.state, need, typed_roll(need.die, cmd, need.n)),
+                  source, out)
+        self.after_change(out)
 
     def _cmd_ready(self, cmd: dict[str, Any], source: str, out: list[SessionEvent]) -> None:
         """``{"do": "ready", "player": "p1"}``: what the prompt proposes now, for the
@@ -585,59 +614,6 @@ class Session:
             if hide:
                 out["hidden"] = "secrets of a game still played are left out"
             return out
-
-    # -- a seat's private page ------------------------------------------------------------------
-    def issue_seat_key(self, seat: str, source: str = "dashboard") -> str:
-        """A new key to ``seat``'s private page (the old one stops working); only its
-        digest is logged, so a restart keeps the players' phones."""
-        seat = check_player(seat)
-        with self._lock:
-            key, key_digest = self.seats.issue(seat)
-            self.note("seat_key", {"seat": seat, "digest": key_digest}, source)
-            return key
-
-    def seat_of(self, key: object) -> str | None:
-        return self.seats.seat_of(key)
-
-    def seat_view(self, seat: str) -> dict[str, Any]:
-        """What one player's private page shows: the shared prompt and score, and what
-        that seat alone may see and do (``Referee.private``)."""
-        seat = check_player(seat)
-        with self._lock:
-            prompt = self.prompt()
-            return {"game_id": self.game_id, "game": self.system.describe(), "seat": seat,
-                    "name": self.setup.names[seat], "color": self.setup.colors[seat],
-                    "names": dict(self.setup.names),
-                    "prompt": {"text": prompt.text, "player": prompt.player,
-                               "step": prompt.step},
-                    "your_turn": prompt.player == seat,
-                    "score": self.referee.view(self.state).get("score"),
-                    "private": self.referee.private(self.state, seat)}
-
-    def seat_command(self, seat: str, cmd: dict[str, Any]) -> list[SessionEvent]:
-        """A command from ``seat``'s private page: an action of that player's, or one of
-        the game's ``seat_commands`` for that player (a card drawn by hand); anything
-        else is refused, so one seat's page never acts for the other."""
-        seat = check_player(seat)
-        if not isinstance(cmd, dict):
-            raise CommandRefused("a command is a JSON object")
-        do = cmd.get("do")
-        if do == "action":
-            try:
-                action = self.referee.parse_action(
-                    _text(cmd, "action", "a line of text: an action in the game's notation"))
-            except NotationError as e:
-                raise CommandRefused(str(e)) from None
-            if getattr(action, "player", None) != seat:
-                raise CommandRefused(f"{self.setup.names[seat]}'s page plays "
-                                     f"{self.setup.names[seat]}'s actions only")
-        elif do in self.referee.seat_commands:
-            if cmd.get("player") != seat:
-                raise CommandRefused(f"player: {seat} on {self.setup.names[seat]}'s page")
-        else:
-            raise CommandRefused(f"do: an action or one of "
-                                 f"{', '.join(self.referee.seat_commands) or 'none'} here")
-        return self.command(cmd, source=f"{self.setup.names[seat]}'s page")
 
 
 def _shown(body: dict[str, Any]) -> dict[str, Any]:

@@ -161,7 +161,9 @@ def test_a_private_page_takes_no_request_it_should_not(seat_table, body, own, pa
     if r.status_code >= 400:
         assert r.is_json and isinstance(r.get_json().get("error"), str)
         assert (len(svc.session.ops), len(svc.session.history)) == before
+    elif r.status_code >= 300:  # a path with "//" is sent to its merged form, unrun
+        assert (len(svc.session.ops), len(svc.session.history)) == before
     else:
         assert own and all(op.body.get("action", "p1").startswith("p1")
                            for op in svc.session.ops[before[0]:])
-    assert client.get(f"/api/seat/{use}").status_code in ((200,) if own else (200, 404))
+    assert client.get(f"/api/seat/{use}").status_code in ((200,) if own else (200, 308, 404))

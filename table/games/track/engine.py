@@ -1,11 +1,10 @@
-"""The rules engine's front door: ``new_state``, ``legal_actions``, ``apply`` and
-``chance``. Pure: the state is a value, ``apply`` returns a new one and never changes its
-input, and the die and the luck deck's draws come in as actions (``RollDie``, ``Drew``)
-so a game replays from its log."""
+"""The rules engine's front door: ``new_state``, ``legal_actions`` and ``apply``. Pure:
+the state is a value, ``apply`` returns a new one and never changes its input, and the
+die and the luck deck's draws come in as actions (``RollDie``, ``Drew``) so a game
+replays from its log. (What a roll or a card means is the referee's ``from_faces``.)"""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -13,7 +12,6 @@ from table.system import Event
 
 from . import luck, meadow
 from .actions import Action, Advance, Draw, Drew, Graze, Luck, Pass, RollDie
-from .dice import D6
 from .errors import RulesError
 from .state import HOME, MEADOW, PLAYERS, SPACES, State, other
 
@@ -122,16 +120,3 @@ def _maybe_won(new: State, player: str, events: list[Event]) -> tuple[State, lis
         new = replace(new, winner=player)
         events.append(Event("game_over", {"winner": player}))
     return new, events
-
-
-def chance(s: State, rng: random.Random) -> RollDie | None:
-    """The roll a fair die makes when the state waits for one; None otherwise."""
-    if s.winner:
-        return None
-    if s.drawing and s.luck is not None:  # a card, as the box's d(cards left) picks one
-        deck = luck.ready(s.luck)
-        assert deck is not None
-        return Drew(s.active, deck.as_die().face(rng.randint(1, deck.left)).code)
-    if s.roll is not None:
-        return None
-    return RollDie(s.active, int(D6.face(rng.randint(1, D6.sides)).code))

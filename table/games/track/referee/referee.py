@@ -1,6 +1,7 @@
 """Track at a live table: the seam's ``Referee`` (``table.system``) over the rules
-engine, with the game's one command (``die``: a roll typed in) and the box's roll
-button; the prompts, the camera, the drawing and the scripted players sit beside it."""
+engine. Its chance (the die, the luck deck) is said once, in ``from_faces``: the seam
+derives the box's rolls, the dice and cards typed in, and random playouts from it. The
+prompts, the camera, the drawing and the scripted players sit beside it."""
 
 from __future__ import annotations
 
@@ -10,29 +11,23 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from table.device import DeviceEvent
-from table.errors import ActionRefused, CommandRefused
+from table.errors import CommandRefused
 from table.observation import Observation
 from table.quoting import quote
+from table.randomness import Face
 from table.stickers import Stickers
 from table.system import (
-    Command,
     DiceNeed,
     Event,
     Intent,
-    Out,
     Prompt,
     Reconciliation,
     Referee,
-    Table,
-    check_player,
     choice,
-    typed_roll,
 )
 
 from .. import engine
 from ..actions import Action, Drew, Luck, RollDie, parse
-from ..dice import D6
 from ..state import SPACES, State
 from .autoplay import next_intent
 from .prompts import dice_needed, prompt_for
@@ -105,45 +100,14 @@ class TrackReferee(Referee):
             out["dice"] = {**need.to_dict(), "faces": [f.to_dict() for f in need.die.distinct()]}
         return out
 
-    def commands(self) -> dict[str, Command]:
-        return {"die": self._cmd_die, "card": self._cmd_card}
-
-    def _cmd_card(self, t: Table, cmd: dict[str, Any], source: str, out: Out) -> None:
-        """``{"do": "card", "player": "p1", "faces": ["L2a"]}``: the luck card a player
-        drew by hand from the physical deck, entered on their own page."""
-        player = check_player(cmd.get("player"))
-        state: State = t.state
-        need = next((d for d in dice_needed(state) if d.kind == "luck"), None)
-        if need is None or need.die is None or need.player != player:
-            raise CommandRefused(f"{self.words.player(player)} draws no luck card now")
-        t.play(Drew(player, typed_roll(need.die, cmd, 1)[0].code), source, out)
-        t.after_change(out)
-
-    def _cmd_die(self, t: Table, cmd: dict[str, Any], source: str, out: Out) -> None:
-        """``{"do": "die", "player": "p1", "die": 4}``, or ``"faces": ["4"]`` as a
-        screen's dice card sends it."""
-        player = check_player(cmd.get("player"))
-        t.play(RollDie(player, int(typed_roll(D6, cmd, 1)[0].code)), source, out)
-        t.after_change(out)
-
-    def device(self, t: Table, ev: DeviceEvent, out: Out) -> None:
-        state: State = t.state
-        luck = next((d for d in dice_needed(state) if d.kind == "luck"), None)
-        if ev.kind == "roll" and luck is not None and luck.die is not None and ev.player:
-            # The box rolled a die of as many sides as cards are left: that card.
-            if ev.sides != luck.die.sides or ev.player != luck.player:
-                t.warn(out, f"a roll of d{ev.sides} is not this draw (a luck card for "
-                       f"{self.words.player(luck.player)}, {luck.die.sides} left): roll again")
-                return
-            t.play(Drew(ev.player, luck.die.face(ev.numbers[0]).code), "box", out)
-            t.after_change(out)
-            return
-        if ev.kind == "roll" and ev.sides == D6.sides and ev.player:
-            try:
-                t.play(RollDie(ev.player, int(D6.face(ev.numbers[0]).code)), "box", out)
-            except ActionRefused as e:
-                t.warn(out, f"roll not used: {e}")
-            t.after_change(out)
+    # -- chance, said once: the die and the luck deck ------------------------------------
+    def from_faces(self, state: State, need: DiceNeed, faces: tuple[Face, ...]) -> Action:
+        """A luck card drawn (the deck's face is the card), or the die's number. The
+        box's rolls, dice and cards typed in (``die``, ``card``) and random playouts all
+        come here through the seam (``dice_needed`` says which is awaited)."""
+        if need.kind == "luck":
+            return Drew(need.player, faces[0].code)
+        return RollDie(need.player, int(faces[0].code))
 
     def announcements(self, events: Sequence[Event]) -> list[tuple[str, dict[str, Any]]]:
         return [("game_over", dict(e.data)) for e in events if e.kind == "game_over"]

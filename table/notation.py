@@ -17,13 +17,18 @@ writes a sequence's items joined by what follows the colon (``{faces:,}`` gives
 ``S,SP,0``, ``{attackers: }`` gives ``p1#0 p1#2``); a part in square brackets is written
 only when every field in it is set (not None): ``"{player} play {card}[ {target}]"``.
 Reading text back stays each game's own: what a word may be is the game's to check.
+A point on the map, which free placement writes into actions, is read by ``point``.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
+
+from table.errors import NotationError
+from table.quoting import quote
 
 T = TypeVar("T")
 
@@ -110,3 +115,22 @@ def _flat(parts: Sequence[Any]) -> list[tuple[str, str | None]]:
         else:
             out.append(p)
     return out
+
+
+MAX_MAP_MM = 5000.0  # no printed map is larger: a bigger number is a typing error
+
+
+def point(text: str) -> tuple[float, float]:
+    """A point on the map as an action writes it, ``"274.0,300.5"`` (map millimetres,
+    from 0), to a tenth: a tap on a screen and a camera's fit are no finer, and a point
+    written to a tenth reads back as itself. ``NotationError`` naming the text
+    otherwise."""
+    xs = text.split(",")
+    try:
+        x, y = (float(v) for v in xs) if len(xs) == 2 else (math.nan, math.nan)
+    except ValueError:
+        x = y = math.nan
+    if not all(math.isfinite(v) and 0 <= v <= MAX_MAP_MM for v in (x, y)):
+        raise NotationError(f"a point is x,y in map millimetres (0 to {MAX_MAP_MM:g}), "
+                            f"not {quote(text)}")
+    return round(x, 1), round(y, 1)

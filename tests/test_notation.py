@@ -58,3 +58,15 @@ def test_the_same_as_written_by_hand(player, card, target, x):
     by_hand = f"{player} play {card}" + (f" on {target}" if target is not None else "") \
         + (f" x {x}" if x is not None else "")
     assert str(Play(player, card, target, x)) == by_hand
+
+
+def test_a_point_on_the_map_reads_to_a_tenth_and_junk_is_refused() -> None:
+    from table.errors import NotationError
+    from table.notation import point
+
+    assert point("274.0,300.5") == (274.0, 300.5)
+    assert point("274.04,300.46") == (274.0, 300.5)
+    assert point(f"{point('0.05,5000')[0]},{point('0.05,5000')[1]}") == (0.1, 5000.0)
+    for junk in ("274", "nan,3", "-1,3", "1e9,3", "1,2,3", "x,y", "inf,1", ",", ""):
+        with pytest.raises(NotationError, match="map millimetres"):
+            point(junk)

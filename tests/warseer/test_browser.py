@@ -12,13 +12,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from table.session import GameLog, Session, Setup
-from tablesight.server import Server
-from web import TableServices, create_app
 
-from ..web.test_browser import ARTIFACTS, CHROMIUM, FLAGS
+from ..web.browsing import served
+from ..web.test_browser import ARTIFACTS
 from .test_session import WARBANDS
 
 SCREENS = [("phone", (390, 844)), ("laptop", (1280, 800)), ("tv", (1920, 1080))]
@@ -34,20 +33,9 @@ def _dashboard(tmp_path: Path, size: tuple[int, int], *actions: str
                                            "names": {"p1": "Ann", "p2": "Bob"}}), log)
     for a in actions:
         session.command({"do": "action", "action": a})
-    server = Server(create_app(TableServices(session, log=log)), "127.0.0.1", 0).start()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    blocked: list[str] = []
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            pg = browser.new_page(viewport={"width": size[0], "height": size[1]})
-            pg.on("console", lambda m: "Content Security Policy" in m.text
-                  and blocked.append(m.text))
-            pg.goto(server.url)
-            yield session, pg, blocked
-            browser.close()
-    finally:
-        server.stop()
+    with served(session, log, size) as (url, (pg,), blocked):
+        pg.goto(url)
+        yield session, pg, blocked
 
 
 POSITION = ("p1 draw", "p1 return", "p2 draw", "p2 return",

@@ -15,11 +15,10 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from table.errors import NotationError
-from table.notation import spelled
+from table.notation import point, spelled
 from table.quoting import quote
 
 from .state import PLAYERS
@@ -51,24 +50,8 @@ class Pass:
 class Graze:
     player: str
     pawn: str
-    x: float  # map mm, a tenth at most (``point``)
+    x: float  # map mm, a tenth at most (``table.notation.point``)
     y: float
-
-
-MAX_MM = 5000.0  # no printed map is larger: a bigger number is a typing error
-
-
-def point(text: str) -> tuple[float, float]:
-    """``"274.0,300.5"`` as map millimetres, to a tenth; ``NotationError`` otherwise."""
-    xs = text.split(",")
-    try:
-        x, y = (float(v) for v in xs) if len(xs) == 2 else (math.nan, math.nan)
-    except ValueError:
-        x = y = math.nan
-    if not all(math.isfinite(v) and 0 <= v <= MAX_MM for v in (x, y)):
-        raise NotationError(f"a point is x,y in map millimetres (0 to {MAX_MM:g}), "
-                            f"not {quote(text)}")
-    return round(x, 1), round(y, 1)
 
 
 @spelled("{player} draw")

@@ -92,6 +92,10 @@ def entry_text(words: _Says, entry: dict[str, Any]) -> dict[str, Any]:
     """A log entry for the history pane, with the ``text`` a person reads: the game's
     words for its own entries (its actions, its dice), the table's for the table's
     (undo, corrections, warnings, the camera), so that no game must word them again."""
+    if "numbers" in entry:  # a box event's entry (its own kind, "roll", is shown)
+        # What the box rolled: public dice show in the action they made, and a number
+        # that drew a hidden card would tell which (the log keeps it).
+        entry = {k: v for k, v in entry.items() if k != "numbers"}
     if entry.get("kind") == "seat_key":  # its digest stays in the log
         return {**{k: v for k, v in entry.items() if k != "digest"},
                 "text": words.humanize(f"a new private page link for {entry.get('seat')}")}

@@ -142,3 +142,21 @@ def test_export_leaves_secrets_out_until_the_game_ends(track_installed, tmp_path
     assert "p1 drew L2a" in whole
     (tmp_path / "whole.json").write_text(whole)
     assert main(["replay", str(tmp_path / "whole.json")]) == 0
+
+
+def test_the_boxs_number_for_a_hidden_card_stays_in_the_log(table) -> None:
+    """The box rolls a number among the cards left; on the shared screen that number
+    would tell which card was drawn, so the history shows no box numbers at all."""
+    from table.device import DeviceEvent
+
+    client, s, log = table
+    s.command({"do": "die", "player": "p1", "die": 1})
+    s.command({"do": "action", "action": "p1 draw"})
+    s.device(DeviceEvent("roll", 0.0, "p1", sides=6, numbers=(4,)))
+    assert s.state.hand("p1") is not None
+    shared = client.get("/api/state").get_json()
+    rolls = [h for h in shared["history"] if h["source"] == "box"]
+    assert rolls and all("numbers" not in h for h in rolls)
+    assert all("numbers" not in h for h in client.get("/api/history").get_json())
+    logged = [e.body for e in log.entries(s.game_id, ("device",))]
+    assert any(b.get("numbers") == [4] for b in logged)

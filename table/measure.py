@@ -33,6 +33,11 @@ class Verdict(Enum):
     def __bool__(self) -> bool:  # an undecided answer must not pass for either
         raise TypeError("a Verdict is YES, NO or ASK: compare it, do not test its truth")
 
+    def negated(self) -> Verdict:
+        """The verdict on the opposite question: YES and NO swap, ASK stays ASK (what
+        could not be told one way cannot be told the other)."""
+        return {Verdict.YES: Verdict.NO, Verdict.NO: Verdict.YES}.get(self, Verdict.ASK)
+
 
 def inches(value: float) -> float:
     """Inches as a map length (millimetres)."""

@@ -191,3 +191,9 @@ def test_an_observed_base_is_measured_with_its_fits_error() -> None:
                               "face": "front", "facing": 92.0, "error_mm": 0.6}
     with pytest.raises(ValueError, match="positive diameter"):
         ObservedBase("p1", 3, "read", 0.9, 10.0, 20.0).circle()
+
+
+def test_the_opposite_question_swaps_yes_and_no_but_not_ask() -> None:
+    assert Verdict.YES.negated() is Verdict.NO
+    assert Verdict.NO.negated() is Verdict.YES
+    assert Verdict.ASK.negated() is Verdict.ASK

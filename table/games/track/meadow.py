@@ -36,16 +36,12 @@ def judge(state: State, pawn: str, where: Circle) -> tuple[Verdict, Judgement | 
     verdicts = [near.verdict, completely_in_area(where, MEADOW_OUTLINE)]
     for other, spot in zip(state.pawns, state.spots, strict=False):
         if spot is not None and other != pawn:
-            verdicts.append(_not(overlapping(where, pawn_at(*spot))))
+            verdicts.append(overlapping(where, pawn_at(*spot)).negated())
     if Verdict.NO in verdicts:
         return Verdict.NO, near if near.verdict is Verdict.NO else None
     if Verdict.ASK in verdicts:
         return Verdict.ASK, near if near.verdict is Verdict.ASK else None
     return Verdict.YES, near
-
-
-def _not(v: Verdict) -> Verdict:
-    return {Verdict.YES: Verdict.NO, Verdict.NO: Verdict.YES, Verdict.ASK: Verdict.ASK}[v]
 
 
 def refusal(state: State, pawn: str, x: float, y: float) -> str | None:

@@ -73,7 +73,7 @@ def test_table_is_pure():
 
 
 def test_every_game_lives_under_table_games():
-    assert {"dreamblade", "warseer", "track"} <= _games()
+    assert {"diskwars", "dreamblade", "warseer", "track"} <= _games()
     strays = [p.parent.name for p in (ROOT / "table").glob("*/system.py")]
     assert strays == [], "a game package outside table/games/"
 

@@ -224,6 +224,13 @@ def on_the_board(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
     return [p for p in snapshot["board"]["pieces"] if p.get("region")]
 
 
+def standing(piece: dict[str, Any]) -> str:
+    """Where a drawn piece stands, as a correction names it: its region, or its point
+    for a piece placed anywhere in an area."""
+    at = piece.get("at")
+    return f"{at[0]:.1f},{at[1]:.1f}" if at else piece["region"]
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_dashboards_commands_work_for_every_game(game: str, dashboard) -> None:
     """Setup with the game's sample forces, a typed action, undo and a correction, in
@@ -269,7 +276,7 @@ def test_the_dashboards_commands_work_for_every_game(game: str, dashboard) -> No
     piece = here[0]
     now = ref.state_dict(services.session.state)
     r = post(client, "/api/command", {"do": "correct", "piece": piece["ref"],
-                                      "to": piece["region"]})
+                                      "to": standing(piece)})
     assert r.status_code == 200, f"{game}: {r.get_json()}"
     assert ref.state_dict(services.session.state) == now  # it stood there already
     assert client.get("/api/state").get_json()["history"][-1]["kind"] == "correction"
@@ -310,11 +317,11 @@ def test_the_terminal_narrates_corrections_in_the_games_words(game: str) -> None
     if not ref.correction_fields:
         return
     piece = on_the_board(session.snapshot())[0]
-    session.command({"do": "correct", "piece": piece["ref"], "to": piece["region"]})
+    session.command({"do": "correct", "piece": piece["ref"], "to": standing(piece)})
     session.command({"do": "undo"})
     said = out.getvalue()
     words = session.words.correction({ref.correction_fields[0]: piece["ref"],
-                                      "to": piece["region"]})
+                                      "to": standing(piece)})
     assert f"<< correction: {session.words.humanize(words)}" in said
     assert f"<< undo: correction ({session.words.humanize(words)})" in said
     assert "None" not in said

@@ -37,9 +37,10 @@ def roll(player: str, die: int) -> DeviceEvent:
 def test_the_registry_finds_an_installed_game(track_installed, capsys) -> None:
     from tablesight.cli import main
 
-    assert list(registry.systems()) == ["dreamblade", "track", "warseer"]
+    assert list(registry.systems()) == ["diskwars", "dreamblade", "track", "warseer"]
     assert registry.get("track").title == "Track (a test game)"
-    with pytest.raises(registry.UnknownGame, match="installed: dreamblade, track, warseer"):
+    with pytest.raises(registry.UnknownGame,
+                       match="installed: diskwars, dreamblade, track, warseer"):
         registry.get("chess")
     assert main(["games"]) == 0
     assert "track       Track (a test game)  (rules track/2)" in capsys.readouterr().out
@@ -53,7 +54,7 @@ def test_a_broken_game_package_does_not_stop_the_others(tmp_path, monkeypatch) -
     monkeypatch.syspath_prepend(str(tmp_path))
     registry.systems.cache_clear()
     try:
-        assert list(registry.systems()) == ["dreamblade", "warseer"]
+        assert list(registry.systems()) == ["diskwars", "dreamblade", "warseer"]
     finally:
         registry.systems.cache_clear()
 
@@ -124,8 +125,8 @@ def test_the_dashboard_api_offers_and_starts_any_installed_game(track_installed,
     services = TableServices(Session.new(Setup.from_dict(
         {"system": "track", "forces": {"p1": ["Pawn"], "p2": ["Pawn"]}}), log), log=log)
     c = create_app(services, testing=True).test_client()
-    assert {g["name"] for g in c.get("/api/systems").get_json()} == {"dreamblade", "track",
-                                                                     "warseer"}
+    assert {g["name"] for g in c.get("/api/systems").get_json()} == {
+        "diskwars", "dreamblade", "track", "warseer"}
     assert c.get("/api/catalog?game=track").get_json() == [
         {"name": "Pawn", "cost": 0, "kind": "pawn"}]
     assert c.get("/api/catalog?game=chess").status_code == 400

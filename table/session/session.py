@@ -343,20 +343,25 @@ class Session(PrivatePages):
             handlers.setdefault(name, lambda c, src, o, fn=fn: fn(self, c, src, o))
         # Dice (or cards) typed in, for a game that says what they mean (``from_faces``):
         # each need's command takes its faces.
+        # Needs may share a command (both players' initiative dice): the player says which.
         if self.referee.reads_faces():
+            by_command: dict[str, list[DiceNeed]] = {}
             for need in self.referee.dice_needed(self.state):
-                handlers.setdefault(need.command,
-                                    lambda c, src, o, need=need: self._cmd_faces(need, c, src, o))
+                by_command.setdefault(need.command, []).append(need)
+            for command, needs in by_command.items():
+                handlers.setdefault(command, lambda c, src, o, needs=needs:
+                                    self._cmd_faces(needs, c, src, o))
         # The dashboard's Ready button (and a box button a game maps to it): the prompt's
         # proposal, for a game whose referee has no "ready" of its own.
         handlers.setdefault("ready", self._cmd_ready)
         return handlers
 
-    def _cmd_faces(self, need: DiceNeed, cmd: dict[str, Any], source: str,
+    def _cmd_faces(self, needs: list[DiceNeed], cmd: dict[str, Any], source: str,
                    out: list[SessionEvent]) -> None:
         """``{"do": need.command, "player": "p1", "faces": [codes]}`` (or ``"die": n``): the
         dice or the card the table waits for, typed in."""
         player = check_player(cmd.get("player"))
+        need = next((n for n in needs if n.player == player), needs[0])
         if player != need.player or need.die is None:
             raise CommandRefused(f"{need.label or need.kind} is "
                                  f"{self.setup.names[need.player]}'s now")

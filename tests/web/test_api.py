@@ -278,7 +278,7 @@ def test_an_unknown_game_is_a_short_400(client, game: str) -> None:
 
 def test_the_installed_games_and_a_catalog(client) -> None:
     assert [g["name"] for g in client.get("/api/systems").get_json()] == [
-        "dreamblade", "warseer"]
+        "diskwars", "dreamblade", "warseer"]
     cat = client.get("/api/catalog").get_json()
     assert cat == client.get("/api/catalog?game=dreamblade").get_json()
     assert {"name", "cost", "kind"} <= set(cat[0]) and cat == sorted(

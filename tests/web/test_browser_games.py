@@ -77,7 +77,7 @@ def test_a_hex_game_the_dashboard_never_heard_of(track_installed, tmp_path: Path
         assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
         # The setup page offers every installed game, in the chosen game's words.
         pg.click("button.tab[data-tab=setup]")
-        expect(pg.locator("#system option")).to_have_count(3)
+        expect(pg.locator("#system option")).to_have_count(4)
         expect(pg.locator("#system")).to_have_value("track")
         expect(pg.locator("#catalog")).to_contain_text("Pawn (0)")
         pg.select_option("#system", "dreamblade")

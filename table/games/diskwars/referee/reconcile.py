@@ -1,0 +1,96 @@
+"""What the camera's steady board means for Diskwars: disks seen on the battlefield at
+points (by their stickers, with the fit's error). The board fits when every disk the
+rules have on the battlefield is seen where they have it (within ``SAME_PLACE_MM`` and
+the fit's error) and no other is seen there; one disk put down or flipped elsewhere is
+explained by the deployment, reinforcement or move it makes, checked by the rules; any
+other change is for ``diagnose`` to say how to put right."""
+
+from __future__ import annotations
+
+import math
+
+from table.errors import ActionRefused
+from table.observation import Observation, ObservedBase
+from table.stickers import Stickers
+from table.system import Explanation, Reconciliation
+
+from ..actions import Action, Deploy, Move, Reinforce
+from ..engine import apply
+from ..layout import BATTLEFIELD
+from ..state import DEPLOY, FIELD, RESERVE, RESOLVE, State
+from .wording import Words
+
+# A disk seen this close to where the rules have it has not moved: a hand putting it
+# back, a camera's fit, nothing a flip (a whole diameter) could be mistaken for.
+SAME_PLACE_MM = 10.0
+
+
+class Camera:
+    def __init__(self, stickers: Stickers, words: Words) -> None:
+        self.stickers = stickers
+        self.words = words
+
+    def seen(self, state: State, obs: Observation) -> dict[str, ObservedBase]:
+        out: dict[str, ObservedBase] = {}
+        for b in obs.regions.get(BATTLEFIELD, ()):
+            ref = self.stickers.ref_of.get(b.sticker) if b.sticker is not None else None
+            if ref in state.disks:
+                out[ref] = b
+        return out
+
+    def _changes(self, state: State, seen: dict[str, ObservedBase]
+                 ) -> tuple[list[str], list[str]]:
+        """(disks seen elsewhere than the rules have them, disks on the battlefield
+        that are not seen)."""
+        moved, missing = [], []
+        for ref, d in state.disks.items():
+            b = seen.get(ref)
+            if d.place == FIELD and b is None:
+                missing.append(ref)
+            elif b is not None and (d.place != FIELD or math.hypot(
+                    b.x_mm - d.x, b.y_mm - d.y) > SAME_PLACE_MM + b.error_mm):
+                moved.append(ref)
+        return moved, missing
+
+    def reconcile(self, state: State, obs: Observation) -> Reconciliation:
+        seen = self.seen(state, obs)
+        moved, missing = self._changes(state, seen)
+        if not moved and not missing:
+            return Reconciliation(True)
+        if len(moved) != 1 or missing:
+            return Reconciliation(False)
+        ref = moved[0]
+        d, b = state.disks[ref], seen[ref]
+        x, y = round(b.x_mm, 1), round(b.y_mm, 1)
+        a: Action
+        if d.place == RESERVE and state.phase == DEPLOY:
+            a = Deploy(d.player, ref, x, y)
+        elif d.place == RESERVE and state.phase == RESOLVE:
+            a = Reinforce(d.player, ref, x, y)
+        elif d.place == FIELD and state.phase == RESOLVE:
+            a = Move(d.player, ref, x, y)
+        else:
+            return Reconciliation(False)
+        try:
+            new, _ = apply(state, a)
+        except ActionRefused:
+            return Reconciliation(False)
+        return Reconciliation(False, [Explanation((a,), new)])
+
+    def diagnose(self, state: State, obs: Observation) -> list[str]:
+        seen = self.seen(state, obs)
+        moved, missing = self._changes(state, seen)
+        out = []
+        for ref in moved:
+            d = state.disks[ref]
+            name = self.words.disk(ref)
+            if d.place == FIELD:
+                out.append(f"put {name} back where it lay ({d.x:.0f}, {d.y:.0f} mm)")
+            else:
+                out.append(f"take {name} off the battlefield: the rules have it in the "
+                           f"{'reserve' if d.place == RESERVE else 'casualty pile'}")
+        for ref in missing:
+            d = state.disks[ref]
+            out.append(f"put {self.words.disk(ref)} back on the battlefield "
+                       f"({d.x:.0f}, {d.y:.0f} mm)")
+        return out

@@ -1,0 +1,73 @@
+"""What a screen draws of Diskwars (``table.drawing``): the battlefield, each player's
+deployment zone tinted in their colour, the terrain pieces by name, the disks at their
+points in their piles (damage as a badge; activated, pinned, empowered as words), the
+reserves and casualty piles beside the map, and the score so far."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from table.drawing import Board, Piece, Region, Zone, frame_of, rectangle
+
+from .. import scoring
+from ..stack import diameter, is_pinned
+from ..state import CASUALTY, FIELD, PLAYERS, RESERVE, ROUNDS, State
+from .wording import Words
+
+_TERRAIN_FILL = "#55603a"
+
+
+def _circle(x: float, y: float, d: float, n: int = 36) -> tuple[tuple[float, float], ...]:
+    return tuple((round(x + d / 2 * math.cos(2 * math.pi * k / n), 2),
+                  round(y + d / 2 * math.sin(2 * math.pi * k / n), 2)) for k in range(n))
+
+
+def view(state: State, words: Words) -> dict[str, Any]:
+    g = state.game
+    x0, y0 = g.corner
+    regions = [Region("battlefield", rectangle(x0, y0, g.side, g.side), "", fill="#2b3a2b",
+                      holds_pieces=False)]
+    for p, z in g.zones.items():
+        regions.append(Region(f"zone-{p}", rectangle(x0, z.y0, g.side, z.y1 - z.y0),
+                              f"{words.player(p)}'s deployment zone", fill=p,
+                              holds_pieces=False))
+    for i, t in enumerate(g.terrain):
+        kw = ", ".join(t.kind.keywords)
+        regions.append(Region(f"terrain-{i}", _circle(t.x, t.y, t.kind.diameter),
+                              f"{t.name} ({kw})" if kw else t.name, fill=_TERRAIN_FILL,
+                              holds_pieces=False))
+    pieces = []
+    for d in sorted(state.disks.values(), key=lambda d: (d.level, d.ref)):
+        k = g.catalog.disk(d.name)
+        states = tuple(w for w, on in (("activated", d.activated),
+                                       ("pinned", d.place == FIELD and is_pinned(state, d)),
+                                       ("empowered", d.empowered)) if on)
+        detail = (f"{d.name}: attack {k.attack}, counter {k.counter}, toughness "
+                  f"{k.toughness}, movement {k.movement}"
+                  + (f", {d.wounds} wound{'s' if d.wounds != 1 else ''}" if d.wounds else ""))
+        if d.place == FIELD:
+            pieces.append(Piece(d.ref, d.player, words.short(d.ref), region="battlefield",
+                                at=(d.x, d.y), diameter=diameter(state, d), layer=d.level,
+                                badge=d.damage or None, states=states, details=detail))
+        else:
+            zone = f"{d.player}-{'reserve' if d.place == RESERVE else 'casualties'}"
+            pieces.append(Piece(d.ref, d.player, words.short(d.ref), zone=zone,
+                                details=detail, states=states))
+    zones = tuple(Zone(f"{p}-{w}", f"{words.player(p)}'s {label}") for p in PLAYERS
+                  for w, label in (("reserve", "reserve"), ("casualties", "casualty pile")))
+    board = Board(frame_of(regions, 4), tuple(regions), tuple(pieces), zones)
+    pts = state.scores if state.winner else scoring.points(state)
+    lines = [f"round {max(state.round, 1)} of {ROUNDS}" if state.round else "before the game",
+             *(f"{words.player(p)}: {len(state.sides[p].hand)} command cards in hand"
+               for p in PLAYERS)]
+    if state.revealed:
+        lines.append("revealed: " + "; ".join(f"{words.player(p)} {c}"
+                                               for p, c in state.revealed.items()))
+    return {"board": board.to_dict(), "state": state.public_dict(),
+            "score": {"title": "Victory points",
+                      "players": {p: {"value": pts[p], "label": "points"} for p in PLAYERS},
+                      "lines": lines, "winner": state.winner}}
+
+
+__all__ = ["CASUALTY", "view"]

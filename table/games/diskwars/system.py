@@ -1,0 +1,86 @@
+"""Diskwars as a game system the table can referee (``diskwars`` in the
+``tablesight.games`` entry points)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from table.errors import CatalogError
+from table.system import GameSystem
+
+from . import army, catalog
+from .errors import SetupError
+from .game import make
+from .layout import layout, origin
+from .referee import DiskwarsReferee
+from .state import PLAYERS
+
+
+class Diskwars(GameSystem):
+    name: ClassVar[str] = "diskwars"
+    title: ClassVar[str] = "Warhammer Diskwars"
+    rules_version: ClassVar[str] = "diskwars/1"
+    piece_word: ClassVar[str] = "disk"
+    force_word: ClassVar[str] = "army"
+
+    def referee(self, setup: Any, catalog_: Any | None = None) -> DiskwarsReferee:
+        cat = catalog_ if catalog_ is not None else self.the_catalog()
+        armies = {}
+        for p in PLAYERS:
+            commands = None
+            if setup.decks is not None and setup.decks.get(p):
+                commands = [self._card_name(cat, c, p) for c in setup.decks[p]]
+            armies[p] = army.check(cat, setup.forces[p], commands, who=f"forces.{p}")
+        game = make(cat, armies, corner=origin(layout(cat)))
+        return DiskwarsReferee(game, setup.names, setup.sticker_map())
+
+    @staticmethod
+    def _card_name(cat: catalog.Catalog, text: str, p: str) -> str:
+        card = cat.command(text) or cat.commands.get(text)
+        if card is None:
+            raise SetupError(f"decks.{p}: no command card {text!r}")
+        return card.name
+
+    def sample_forces(self) -> dict[str, list[str]]:
+        return {"p1": ["Tyrion", "High Elf Spearmen", "High Elf Spearmen", "High Elf Archers",
+                       "Silver Helms"],
+                "p2": ["Kairos Fateweaver", "Plaguebearers", "Plaguebearers", "Hellcannon"]}
+
+    def builtin_catalog(self) -> catalog.Catalog:
+        return catalog.builtin()
+
+    def with_document(self, cat: Any, document: object) -> catalog.Catalog:
+        return catalog.with_document(cat, document)
+
+    def catalog(self) -> list[dict[str, Any]]:
+        cat = self.the_catalog()
+        rows = [{"name": k.name, "cost": k.recruitment if k.hero else k.cost,
+                 "kind": f"{'hero, ' if k.hero else ''}{k.size} {k.race}"}
+                for k in cat.disks.values()]
+        return sorted(rows, key=lambda r: (r["cost"], r["name"]))
+
+    def layout(self) -> dict[str, Any]:
+        return layout(self.the_catalog())
+
+    def force_from_file(self, data: object) -> list[str]:
+        """An army file: ``{"disks": [names in regiment order], "commands": [cards]}``
+        or the list of names alone."""
+        names = data.get("disks") if isinstance(data, dict) else data
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names) \
+                or not 0 < len(names) <= 60:
+            raise SetupError("an army is a list of 1 to 60 disk names (or {\"disks\": "
+                             "[...], \"commands\": [...]})")
+        cat = self.the_catalog()
+        commands = data.get("commands") if isinstance(data, dict) else None
+        if commands is not None and (not isinstance(commands, list) or not all(
+                isinstance(c, str) for c in commands) or len(commands) > 30):
+            raise SetupError("commands: a list of command card names")
+        try:
+            army.check(cat, names, [self._card_name(cat, c, "army") for c in commands]
+                       if commands is not None else None)
+        except CatalogError as e:
+            raise SetupError(str(e)) from None
+        return names
+
+
+SYSTEM = Diskwars()

@@ -296,7 +296,8 @@ def build_parser() -> argparse.ArgumentParser:
     brules.add_argument("--games", type=int, default=200)
     brules.add_argument("--checks", type=int, default=20000)
     brules.add_argument("--seed", type=int, default=1)
-    brules.add_argument("--game", help="an installed game (tablesight games); default the first")
+    brules.add_argument("--game", help="an installed game (tablesight games); default "
+                       f"{registry.default()}")
     brules.add_argument("--json", action="store_true")
     brules.set_defaults(func=cmd_bench_rules)
     bvision = bench.add_parser("vision", help="detector accuracy and speed on synthetic "

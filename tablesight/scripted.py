@@ -87,6 +87,10 @@ class ScriptedTable:
         self._angles = {r: self.rng.uniform(0, 360) for r in refs}
         self._figure = {r: figures * self.rng.uniform(0.8, 1.2) for r in refs}
         self._base_mm = layout.base_diameters[0] + 1.0
+        # Pieces the rules place at a point come in their own sizes (the board says each
+        # one's diameter) and lie on one another: the one put down last is on top.
+        self._size: dict[str, float] = {}
+        self._put_order: dict[str, int] = {}
         self._regions = {r.name: r for r in layout.regions}
         self._spots = {r.name: _spots(r, self._base_mm) for r in layout.regions}
 
@@ -133,10 +137,19 @@ class ScriptedTable:
     def scene(self, hands: list[Hand] | None = None) -> Scene:
         for ref in self.where:
             self._dress(ref)
-        bases = [Base(x, y, ref[:2], self._sticker.get(ref), self._base_mm - 1.0,
-                      self._angles[ref], self._figure[ref], ref)
-                 for ref, (_, x, y) in sorted(self.where.items())]
+        # Flat disks that may lie on one another (``Layout.piles``) carry no figure.
+        bases = [Base(x, y, ref[:2], self._sticker.get(ref),
+                      self._size.get(ref, self._base_mm - 1.0), self._angles[ref],
+                      0.0 if self.layout.piles else self._figure[ref], ref)
+                 for ref, (_, x, y) in sorted(self.where.items(),
+                                              key=lambda kv: (self._put_order.get(kv[0], 0),
+                                                              kv[0]))]
         return Scene(self.layout, bases, hands or [])
+
+    def _placed(self, board: dict[str, Any]) -> dict[str, tuple[float, float, float, int]]:
+        """Pieces the rules have at a point: (x, y, diameter, layer) by ref."""
+        return {p["ref"]: (p["at"][0], p["at"][1], p["diameter"], p.get("layer", 0))
+                for p in board["pieces"] if p.get("at") and p.get("diameter")}
 
     def _show(self, hands: list[Hand] | None = None, frames: int = 2) -> None:
         self.camera.show(self.scene(hands))
@@ -158,6 +171,11 @@ class ScriptedTable:
             at: tuple[float, float] | None = None) -> None:
         """A hand moves ``ref`` to ``region`` (None: off the table), at the point ``at``
         if the place is a point (free placement), and withdraws."""
+        if at is not None and ref not in self._size:
+            size = next((p.get("diameter") for p in self._pieces(self.session.state)
+                         if p["ref"] == ref), None)
+            if size:
+                self._size[ref] = size
         spot = at if region and at else self._slot(region, ref) if region else None
         if spot is None:
             old = self.where.get(ref)
@@ -170,14 +188,22 @@ class ScriptedTable:
             hand = self._hand_to(ref, *spot)
             self._show([hand])
             self.where[ref] = (region or "", *spot)
+            self._put_order[ref] = max(self._put_order.values(), default=0) + 1
         self._show([hand])
         self._show([], frames=1)
 
     def sync_from(self, state: Any) -> None:
         """Put the physical board where the rules say (start, and after a desync)."""
         self.where.clear()
-        for ref, region in self._wanted(self._rules_board(state)).items():
-            self.where[ref] = (region, *(self._slot(region, ref) or (0.0, 0.0)))
+        board = self._rules_board(state)
+        placed = self._placed(board)
+        for ref, (_, _, size, layer) in placed.items():
+            self._size[ref] = size
+            self._put_order[ref] = layer
+        for ref, region in self._wanted(board).items():
+            at = placed.get(ref)
+            self.where[ref] = (region, *(at[:2] if at else
+                                         self._slot(region, ref) or (0.0, 0.0)))
         self._show([], frames=1)
 
     def physical(self, ref: str) -> str:

@@ -492,7 +492,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     run.set_defaults(func=cmd_run)
 
     demo = sub.add_parser("demo", help="the table with its embedded defaults (no hardware)")
-    demo.add_argument("--game", help="an installed game (tablesight games); default the first")
+    demo.add_argument("--game", help="an installed game (tablesight games); default "
+                       f"{registry.default()}")
     demo.add_argument("--seed", type=int, default=7)
     demo.add_argument("--fps", type=float, default=30.0)
     demo.add_argument("--pace", type=float, default=0.6, help="seconds between the players' acts")

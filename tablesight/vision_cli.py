@@ -366,7 +366,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     pm.add_argument("--dpi", type=float, default=150.0)
     pm.add_argument("--paper", choices=["a4", "letter"], default="a4")
     pm.add_argument("--layout", help="a layout JSON (default: the game's printed map)")
-    pm.add_argument("--game", help="an installed game (tablesight games); default the first")
+    from table import registry
+
+    pm.add_argument("--game", help="an installed game (tablesight games); default "
+                       f"{registry.default()}")
     pm.set_defaults(func=cmd_print_map)
     pr_ = pr.add_parser("ruler", help="a range ruler in inches, in strips to join")
     pr_.add_argument("--length", type=float, default=12.0, help="inches (1-72)")

@@ -101,6 +101,19 @@ function fitName(name, room) {
   return (out || name.slice(0, room - 1)) + "…";
 }
 
+// A name on a disk too small for it: the words' initials and its number ("High Elf
+// Spearmen 2" reads "HES2"), which tell disks apart where "Hig…" does not; a single word
+// is cut short. Tapping the disk gives the whole name.
+function discName(name, room) {
+  if (name.length <= room) return name;
+  const words = name.split(" ");
+  if (words.length > 1) {
+    const short = words.map((w) => (/^[0-9]+$/.test(w) ? w : w[0].toUpperCase())).join("");
+    if (short.length <= Math.max(room, 3)) return short;
+  }
+  return fitName(name, room);
+}
+
 function describePiece(m) {
   let text = `<b class="${esc(m.player)}">${playerName(m.player)}'s ${esc(m.label)}</b>`;
   if (m.details) text += ` — ${esc(m.details)}`;
@@ -324,24 +337,37 @@ function renderBoard() {
         `fill="${paint(ln.color)}">${esc(ln.label)}</text>`;
     }
   }
-  out += shapesOf(snap.prompt.shapes || [], k);
+  out += shapesOf(snap.prompt.shapes || [], k, b.frame);
   svg.setAttribute("viewBox", b.frame.join(" "));
   svg.innerHTML = out;
 }
 
 // Choices by their shape (a piece put anywhere in a circle): the circle drawn over the
 // board; a tap inside it sends the action with the point tapped, in map millimetres.
-function shapesOf(shapes, k) {
+// Where several pieces each have one, circles overlap and a tap could move the wrong
+// piece: only the picked piece's circle is drawn (tap a piece, then where it goes).
+function shownShapes(shapes) {
+  const within = shapes.filter((sh) => sh.kind === "within");
+  if (within.length <= 1) return within;
+  return within.filter((sh) => selected && selected.piece === sh.piece);
+}
+
+function shapesOf(shapes, k, frame) {
   const col = colors();
+  const shown = new Set(shownShapes(shapes));
+  const [fx, fy, fw] = frame;
   return shapes.map((sh, i) => {
-    if (sh.kind !== "within") return "";
+    if (!shown.has(sh)) return "";
     const [x, y] = sh.centre;
     const c = col[snap.prompt.player] || "#ffffff";
+    // The label above the circle, kept on the board.
+    const ty = Math.max(y - sh.radius - 6 * k, fy + 18 * k);
+    const tx = Math.min(Math.max(x, fx + sh.label.length * 4.5 * k), fx + fw - sh.label.length * 4.5 * k);
     return `<g class="shape" data-shape="${i}" role="button" aria-label="${esc(sh.label)}">` +
       `<title>${esc(sh.label)}</title>` +
       `<circle cx="${x}" cy="${y}" r="${sh.radius}" fill="${c}22" stroke="${c}" ` +
       `stroke-width="${3 * k}" stroke-dasharray="${10 * k} ${6 * k}"/>` +
-      `<text x="${x}" y="${y - sh.radius - 6 * k}" font-size="${16 * k}" font-weight="700" ` +
+      `<text x="${tx}" y="${ty}" font-size="${16 * k}" font-weight="700" ` +
       `text-anchor="middle" fill="${c}">${esc(sh.label)}</text></g>`;
   }).join("");
 }
@@ -414,7 +440,7 @@ function discOf(piece, k, can) {
     `<circle cx="${x}" cy="${y}" r="${r}" fill="${col[piece.player] || "#888888"}" ` +
     `stroke="${piece.outline || pick ? "#fff" : "#000"}" stroke-width="${2 * k}" ` +
     `stroke-dasharray="${piece.outline === "dashed" ? `${4 * k} ${3 * k}` : "none"}"/>` +
-    chipText(fitName(piece.label, Math.max(4, Math.round(piece.diameter / (7 * k)))),
+    chipText(discName(piece.label, Math.max(4, Math.round(piece.diameter / (7 * k)))),
       x - r * 0.8, y + 5 * k, 14 * k, r * 1.6);
   if (piece.badge) {
     out += `<circle cx="${x + r * 0.7}" cy="${y - r * 0.7}" r="${9 * k}" fill="#b00020"/>` +
@@ -583,9 +609,15 @@ function renderOptions() {
       .join("") + "</div>";
   }
   const shapes = p.shapes || [];
-  for (const sh of shapes) {
+  const drawn = shownShapes(shapes);
+  for (const sh of drawn) {
     html += `<p class="shape-hint">${esc(sh.label)}: tap the board inside the dashed ` +
       "circle, or set the piece there for the camera</p>";
+  }
+  if (shapes.length > 1 && !drawn.length) {
+    const names = shapes.map((sh) => pieceOf(sh.piece)?.label || "").filter(Boolean);
+    html += `<p class="shape-hint">To move ${esc(names.join(", "))}: tap it on the board ` +
+      "to see where it may go, then tap there (or set it there for the camera)</p>";
   }
   $("options").innerHTML = html;
   // Nothing to choose here (initiative: the dice card asks): no empty card.

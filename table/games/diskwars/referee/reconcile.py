@@ -17,6 +17,7 @@ from table.system import Explanation, Reconciliation
 from ..actions import Action, Deploy, Move, Reinforce
 from ..engine import apply
 from ..layout import BATTLEFIELD
+from ..stack import circle
 from ..state import DEPLOY, FIELD, RESERVE, RESOLVE, State
 from .wording import Words
 
@@ -38,15 +39,18 @@ class Camera:
                 out[ref] = b
         return out
 
-    def _changes(self, state: State, seen: dict[str, ObservedBase]
-                 ) -> tuple[list[str], list[str]]:
+    def _changes(self, state: State, seen: dict[str, ObservedBase],
+                 after: State | None = None) -> tuple[list[str], list[str]]:
         """(disks seen elsewhere than the rules have them, disks on the battlefield
-        that are not seen)."""
+        that are not seen). A disk the rules have under another whose outline covers its
+        centre may be hidden from the camera: unseen there is not missing. ``after``:
+        the state an action leads to (a disk put down on top of another hides it)."""
         moved, missing = [], []
         for ref, d in state.disks.items():
             b = seen.get(ref)
             if d.place == FIELD and b is None:
-                missing.append(ref)
+                if not _covered(after or state, ref):
+                    missing.append(ref)
             elif b is not None and (d.place != FIELD or math.hypot(
                     b.x_mm - d.x, b.y_mm - d.y) > SAME_PLACE_MM + b.error_mm):
                 moved.append(ref)
@@ -57,7 +61,7 @@ class Camera:
         moved, missing = self._changes(state, seen)
         if not moved and not missing:
             return Reconciliation(True)
-        if len(moved) != 1 or missing:
+        if len(moved) != 1:
             return Reconciliation(False)
         ref = moved[0]
         d, b = state.disks[ref], seen[ref]
@@ -75,6 +79,8 @@ class Camera:
             new, _ = apply(state, a)
         except ActionRefused:
             return Reconciliation(False)
+        if missing and self._changes(new, seen, new)[1]:
+            return Reconciliation(False)  # a disk gone that the move does not hide
         return Reconciliation(False, [Explanation((a,), new)])
 
     def diagnose(self, state: State, obs: Observation) -> list[str]:
@@ -94,3 +100,10 @@ class Camera:
             out.append(f"put {self.words.disk(ref)} back on the battlefield "
                        f"({d.x:.0f}, {d.y:.0f} mm)")
         return out
+
+
+def _covered(state: State, ref: str) -> bool:
+    """The rules have a disk above ``ref`` whose outline covers ``ref``'s centre."""
+    d = state.disks[ref]
+    return any(o.level > d.level and math.hypot(o.x - d.x, o.y - d.y) < circle(state, o).radius
+               for o in state.on_field() if o is not d)

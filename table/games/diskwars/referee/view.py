@@ -43,7 +43,7 @@ def view(state: State, words: Words) -> dict[str, Any]:
         states = tuple(w for w, on in (("activated", d.activated),
                                        ("pinned", d.place == FIELD and is_pinned(state, d)),
                                        ("empowered", d.empowered)) if on)
-        detail = (f"{d.name}: attack {k.attack}, counter {k.counter}, toughness "
+        detail = (f"{k.size} disk: attack {k.attack}, counter {k.counter}, toughness "
                   f"{k.toughness}, movement {k.movement}"
                   + (f", {d.wounds} wound{'s' if d.wounds != 1 else ''}" if d.wounds else ""))
         if d.place == FIELD:
@@ -51,11 +51,10 @@ def view(state: State, words: Words) -> dict[str, Any]:
                                 at=(d.x, d.y), diameter=diameter(state, d), layer=d.level,
                                 badge=d.damage or None, states=states, details=detail))
         else:
-            zone = f"{d.player}-{'reserve' if d.place == RESERVE else 'casualties'}"
+            zone = "reserve" if d.place == RESERVE else "casualties"
             pieces.append(Piece(d.ref, d.player, words.short(d.ref), zone=zone,
                                 details=detail, states=states))
-    zones = tuple(Zone(f"{p}-{w}", f"{words.player(p)}'s {label}") for p in PLAYERS
-                  for w, label in (("reserve", "reserve"), ("casualties", "casualty pile")))
+    zones = (Zone("reserve", "reserve"), Zone("casualties", "casualty pile"))
     board = Board(frame_of(regions, 4), tuple(regions), tuple(pieces), zones)
     pts = state.scores if state.winner else scoring.points(state)
     lines = [f"round {max(state.round, 1)} of {ROUNDS}" if state.round else "before the game",

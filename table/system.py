@@ -363,7 +363,8 @@ class GameSystem(ABC):
 
     def narrated_game(self, seed: int) -> Iterator[str]:
         """A whole game played by the engine alone with fair randomness, narrated a line
-        at a time ("TURN n" starts each turn): ``tablesight rules demo``."""
+        at a time ("TURN n" or "ROUND n" starts each turn or round): ``tablesight rules
+        demo``."""
         raise NotImplementedError(f"{self.title} has no narrated rules demo; "
                                   f"tablesight demo --game {self.name} plays it live")
 

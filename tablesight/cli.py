@@ -215,12 +215,13 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_demo(args: argparse.Namespace) -> int:
-    """A whole game played by the engine alone, narrated; a pause before each turn."""
+    """A whole game played by the engine alone, narrated; a pause before each turn (or
+    round)."""
     system = installed_game(args.game)
     try:
         lines = system.narrated_game(args.seed)
         for line in lines:
-            if line.startswith("TURN ") and args.delay:
+            if line.startswith(("TURN ", "ROUND ")) and args.delay:
                 sys.stdout.flush()
                 time.sleep(args.delay)
             print(line)

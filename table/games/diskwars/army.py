@@ -54,6 +54,10 @@ class Army:
         return len(self.commands)
 
 
+def _at(who: str, text: str) -> str:
+    return f"{who}: {text}" if who else text
+
+
 def regiments(catalog: Catalog, force: Sequence[str], who: str = "the army"
               ) -> tuple[Regiment, ...]:
     out: list[Regiment] = []
@@ -61,16 +65,16 @@ def regiments(catalog: Catalog, force: Sequence[str], who: str = "the army"
         try:
             kind = catalog.disk(name)
         except CatalogError as e:
-            raise SetupError(f"{who}[{i}]: {e}") from None
+            raise SetupError(f"{who or 'disks'}[{i}]: {e}") from None
         if kind.hero:
             out.append(Regiment(name, ()))
         elif not out:
-            raise SetupError(f"{who}[{i}]: {quote(name)} is not a hero: each regiment "
+            raise SetupError(f"{who or 'disks'}[{i}]: {quote(name)} is not a hero: each regiment "
                              "starts with the hero who leads it")
         else:
             out[-1] = Regiment(out[-1].hero, (*out[-1].units, name))
     if not out:
-        raise SetupError(f"{who}: no disks")
+        raise SetupError(_at(who, "no disks"))
     return tuple(out)
 
 
@@ -82,18 +86,18 @@ def check(catalog: Catalog, force: Sequence[str], commands: Sequence[str] | None
     kinds = [catalog.disk(n) for n in force]
     factions = {k.faction for k in kinds}
     if len(factions) > 1:
-        raise SetupError(f"{who}: Order and Destruction disks cannot fight in one army")
+        raise SetupError(_at(who, "Order and Destruction disks cannot fight in one army"))
     faction = factions.pop()
     if not any(k.hero and k.unique for k in kinds):
-        raise SetupError(f"{who}: at least one unique hero leads an army")
+        raise SetupError(_at(who, "at least one unique hero leads an army"))
     for name, n in Counter(k.name for k in kinds if k.unique).items():
         if n > 1:
-            raise SetupError(f"{who}: {quote(name)} is unique: one copy at most, not {n}")
+            raise SetupError(_at(who, f"{quote(name)} is unique: one copy at most, not {n}"))
     unspent = 0
     for reg in regs:
         hero = catalog.disk(reg.hero)
         units = [catalog.disk(n) for n in reg.units]
-        where = f"{who}: {reg.hero}'s regiment"
+        where = _at(who, f"{reg.hero}'s regiment")
         for u in units:
             if u.race != hero.race:
                 raise SetupError(f"{where}: {quote(u.name)} is {u.race}, and a hero "
@@ -125,14 +129,14 @@ def check(catalog: Catalog, force: Sequence[str], commands: Sequence[str] | None
         for i, c in enumerate(hand):
             card = catalog.commands.get(c)
             if card is None:
-                raise SetupError(f"{who} commands[{i}]: no command card named {quote(c)}")
+                raise SetupError(_at(who, f"commands[{i}]: no command card named {quote(c)}"))
             if card.only not in (None, faction):
-                raise SetupError(f"{who} commands[{i}]: {quote(c)} is for {card.only} "
-                                 f"armies only")
+                raise SetupError(_at(who, f"commands[{i}]: {quote(c)} is for "
+                                          f"{card.only} armies only"))
         for c, n in Counter(hand).items():
             if n > 1:
-                raise SetupError(f"{who} commands: {quote(c)} twice; one copy of a card")
+                raise SetupError(_at(who, f"commands: {quote(c)} twice; one copy of a card"))
     if len(hand) != value:
-        raise SetupError(f"{who}: its heroes' command values allow {value} command cards, "
-                         f"not {len(hand)}")
+        raise SetupError(_at(who, f"its heroes' command values allow {value} command "
+                                 f"cards, not {len(hand)}"))
     return Army(regs, faction, hand, unspent)

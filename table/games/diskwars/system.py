@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from table.errors import CatalogError
+from table.errors import ActionRefused, CatalogError
 from table.system import GameSystem
 
 from . import army, catalog
+from .actions import Command
 from .errors import SetupError
 from .game import make
 from .layout import layout, origin
@@ -40,6 +43,42 @@ class Diskwars(GameSystem):
         if card is None:
             raise SetupError(f"decks.{p}: no command card {text!r}")
         return card.name
+
+    def narrated_game(self, seed: int) -> Iterator[str]:
+        """The sample armies, the dice fair, every choice a random legal one (for a
+        disk put down or flipped: one of a sample of points)."""
+        from table.session import Setup
+
+        setup = Setup.from_dict({"system": self.name, "forces": self.sample_forces(),
+                                 "names": {"p1": "Ann", "p2": "Bob"}})
+        ref = self.referee(setup)
+        words = ref.words
+        rng = random.Random(seed)
+        yield "tablesight: the Warhammer Diskwars rules engine referees a whole game"
+        yield (f"(Ann leads {', '.join(self.sample_forces()['p1'])}; Bob leads "
+               f"{', '.join(self.sample_forces()['p2'])}; fair dice; seed {seed})")
+        yield "No camera or table box: each choice is a random legal one."
+        state = ref.new_state()
+        while not ref.is_over(state):
+            action = ref.chance(state, rng)
+            if action is None:
+                action = rng.choice(list(ref.legal_actions(state)))
+            try:
+                state, events = ref.apply(state, action)
+            except ActionRefused:
+                continue  # dice the rules refuse (none in this game): rolled again
+            if not isinstance(action, Command):  # chosen in secret: said at the reveal
+                yield words.action(action)
+            for e in events:
+                if e.kind == "round":
+                    yield ""
+                    yield f"ROUND {e.data['round']}"
+                    continue
+                line = words.event(e.to_dict())
+                if line:
+                    yield f"  {line}"
+        yield ""
+        yield f"victory points: Ann {state.scores.get('p1', 0)}, Bob {state.scores.get('p2', 0)}"
 
     def sample_forces(self) -> dict[str, list[str]]:
         return {"p1": ["Tyrion", "High Elf Spearmen", "High Elf Spearmen", "High Elf Archers",
@@ -77,7 +116,7 @@ class Diskwars(GameSystem):
             raise SetupError("commands: a list of command card names")
         try:
             army.check(cat, names, [self._card_name(cat, c, "army") for c in commands]
-                       if commands is not None else None)
+                       if commands is not None else None, who="")
         except CatalogError as e:
             raise SetupError(str(e)) from None
         return names

@@ -1,0 +1,42 @@
+"""Diskwars from the command line, as a user runs it (a real subprocess each time)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.test_cli import run
+
+
+def test_rules_demo_plays_five_rounds_in_names() -> None:
+    r = run("rules", "demo", "--game", "diskwars", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "ROUND 1" in lines and ("ROUND 5" in lines or "wins" in r.stdout)
+    assert lines[-1].startswith("victory points: Ann ")
+    assert not re.search(r"\bp[12](#\d+)?\b", r.stdout), "an id where people read names"
+
+
+def test_an_army_file_is_checked_by_the_rules_of_army_building(tmp_path: Path) -> None:
+    good = tmp_path / "elves.json"
+    good.write_text(json.dumps({"disks": ["Tyrion", "High Elf Spearmen", "Silver Helms",
+                                          "High Elf Archers"],
+                                "commands": ["Forward", "Charge", "Hold Fast",
+                                             "Discipline"]}))
+    r = run("force", "check", "--game", "diskwars", str(good))
+    assert r.returncode == 0 and "valid army: 4 disks" in r.stdout, r.stdout + r.stderr
+    bad = tmp_path / "mixed.json"
+    bad.write_text(json.dumps(["Tyrion", "Kairos Fateweaver"]))
+    r = run("force", "check", "--game", "diskwars", str(bad))
+    assert r.returncode == 1 and "invalid army" in r.stderr, r.stderr
+    assert "Order and Destruction" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_the_battlefield_prints(tmp_path: Path) -> None:
+    r = run("print", "map", "--game", "diskwars", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    layout = json.loads((tmp_path / "diskwars.layout.json").read_text())
+    assert layout["bases"]["piles"] is True
+    assert [g["name"] for g in layout["regions"]] == ["battlefield"]

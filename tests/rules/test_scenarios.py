@@ -13,7 +13,8 @@ from table import scenarios as scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "examples" / "scenarios"
-DIRS = [ROOT / "tests" / "data" / "scenarios", ROOT / "tests" / "data" / "scenarios" / "warseer"] \
+DIRS = [ROOT / "tests" / "data" / "scenarios", *(ROOT / "tests" / "data" / "scenarios" / g
+                                                    for g in ("warseer", "diskwars"))] \
     + ([SHARED] if SHARED.is_dir() else [])
 CASES = sorted({p for d in DIRS for p in d.glob("*.json") if not p.name.endswith(".expected.json")})
 

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from table.errors import ActionRefused, CatalogError
 from table.system import GameSystem
 
-from . import army, catalog
+from . import army, catalog, scenario
 from .actions import Command
 from .errors import SetupError
 from .game import make
@@ -79,6 +79,10 @@ class Diskwars(GameSystem):
                     yield f"  {line}"
         yield ""
         yield f"victory points: Ann {state.scores.get('p1', 0)}, Bob {state.scores.get('p2', 0)}"
+
+    def run_scenario(self, data: dict[str, Any], catalog_: Any | None = None
+                     ) -> dict[str, Any]:
+        return scenario.run(data, self.the_catalog())
 
     def sample_forces(self) -> dict[str, list[str]]:
         return {"p1": ["Tyrion", "High Elf Spearmen", "High Elf Spearmen", "High Elf Archers",

@@ -105,8 +105,13 @@ class Stabilizer:
         self._still_for += 1
         if occluded and self._still_for < self.static_frames:
             self.held_by_hands += 1
-            for r in self.regions.values():
+            for name, r in self.regions.items():
                 r.streak, r.unsettled = 0, 0
+                if name in occluded:
+                    # What a hand was over may have been swapped (a disk put down on
+                    # one of the same size, in its place): the votes from before it
+                    # came say nothing of what is there now.
+                    r.tracks, r.pending = [], ()
             return None
         by_region: dict[str, list] = {}
         for b in det.bases:

@@ -52,8 +52,10 @@ def view(state: State, words: Words) -> dict[str, Any]:
                                 badge=d.damage or None, states=states, details=detail))
         else:
             zone = "reserve" if d.place == RESERVE else "casualties"
+            # Its size too: the disk is the same off the battlefield (a table putting it
+            # down knows how much room it takes).
             pieces.append(Piece(d.ref, d.player, words.short(d.ref), zone=zone,
-                                details=detail, states=states))
+                                diameter=diameter(state, d), details=detail, states=states))
     zones = (Zone("reserve", "reserve"), Zone("casualties", "casualty pile"))
     board = Board(frame_of(regions, 4), tuple(regions), tuple(pieces), zones)
     pts = state.scores if state.winner else scoring.points(state)

@@ -122,10 +122,17 @@ def _first(s: State, a: First, ev: list[Event]) -> None:
     ev.append(Event("first_player", {"player": a.who}))
 
 
+def _deploying(s: State, a: Action) -> None:
+    if s.phase == DEPLOY and a.player == s.active:
+        return
+    why = (f"{s.active} is deploying now" if s.phase == DEPLOY
+           else "the disks are deployed after the initiative" if s.phase in (INITIATIVE, FIRST)
+           else "deployment is over")
+    raise _refuse("phase", a, why)
+
+
 def _deploy(s: State, a: Deploy, ev: list[Event]) -> None:
-    if s.phase != DEPLOY or a.player != s.active:
-        raise _refuse("phase", a, f"{s.active} is deploying now" if s.phase == DEPLOY
-                      else "deployment is over")
+    _deploying(s, a)
     d = _disk(s, a, a.disk, a.player)
     why = moves.placing_refusal(s, d, a.x, a.y)
     if why:
@@ -135,9 +142,7 @@ def _deploy(s: State, a: Deploy, ev: list[Event]) -> None:
 
 
 def _deployed(s: State, a: Deployed, ev: list[Event]) -> None:
-    if s.phase != DEPLOY or a.player != s.active:
-        raise _refuse("phase", a, f"{s.active} is deploying now" if s.phase == DEPLOY
-                      else "deployment is over")
+    _deploying(s, a)
     heroes = [d.ref for d in s.in_reserve(a.player)
               if s.game.catalog.disk(d.name).hero]
     if heroes:

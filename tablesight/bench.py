@@ -69,10 +69,12 @@ def bench_rules(games: int = 200, seed: int = 1, checks: int = 20000,
     apply_us: list[float] = []
     legal_us: list[float] = []
     refuse_us: list[float] = []
+    by_kind: dict[str, list[float]] = {}  # the check time of each kind of action
     for i, (state, action) in enumerate(samples):
         t0 = time.perf_counter_ns()
         referee.apply(state, action)
         apply_us.append((time.perf_counter_ns() - t0) / 1000)
+        by_kind.setdefault(type(action).__name__, []).append(apply_us[-1])
         t0 = time.perf_counter_ns()
         referee.legal_actions(state)
         legal_us.append((time.perf_counter_ns() - t0) / 1000)
@@ -105,6 +107,9 @@ def bench_rules(games: int = 200, seed: int = 1, checks: int = 20000,
         "reject_action_p99_us": round(_pct(refuse_us, 99), 1),
         "legal_actions_p50_us": round(_pct(legal_us, 50), 1),
         "legal_actions_p99_us": round(_pct(legal_us, 99), 1),
+        # p50 and p99 per kind of action (a move, an attack), the most frequent first.
+        "check_by_kind_us": {k: [round(_pct(v, 50), 1), round(_pct(v, 99), 1), len(v)]
+                             for k, v in sorted(by_kind.items(), key=lambda kv: -len(kv[1]))},
     }
 
 

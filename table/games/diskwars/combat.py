@@ -29,7 +29,7 @@ from table.system import Event
 
 from .catalog import DiskKind
 from .geometry import band, edge_gap, overlaps, sight
-from .stack import circle, pinned_by, pinners
+from .stack import circle, piles
 from .state import CASUALTY, FIELD, OVER, Disk, State, other
 
 RANK = {"short": 0, "medium": 1, "long": 2, "siege": 3}
@@ -164,36 +164,49 @@ def scatter_target(s: State, attacker: Disk, target: Disk) -> Disk | None:
 
 
 # -- the melee -------------------------------------------------------------------------
-def engagements(s: State) -> list[tuple[Disk, Disk]]:
+# The melee asks of every disk which it pins and which pin it: ``Piles`` (disk -> the
+# disks it pins) is worked out once per question and handed down.
+Piles = dict[str, list[str]]
+
+
+def engagements(s: State, pm: Piles | None = None) -> list[tuple[Disk, Disk]]:
     """(attacker, defender) for every enemy pinned, the top of the piles first."""
-    out = [(a, b) for a in s.on_field() for b in pinned_by(s, a) if b.player != a.player]
+    pm = piles(s) if pm is None else pm
+    out = [(s.disks[a], s.disks[b]) for a, under in pm.items() for b in under
+           if s.disks[b].player != s.disks[a].player]
     return sorted(out, key=lambda e: (-e[0].level, -e[1].level, e[0].ref, e[1].ref))
 
 
-def melee_options(s: State, d: Disk) -> list[Disk]:
+def _pins_enemies(s: State, d: Disk, pm: Piles) -> list[Disk]:
+    return [s.disks[b] for b in pm.get(d.ref, ()) if s.disks[b].player != d.player]
+
+
+def melee_options(s: State, d: Disk, pm: Piles | None = None) -> list[Disk]:
     """The enemies ``d`` may deal its melee damage to: those it pins, then those
     pinning it."""
-    enemies = [b for b in pinned_by(s, d) if b.player != d.player]
-    enemies += [a for a in pinners(s, d) if a.player != d.player and a not in enemies]
+    pm = piles(s) if pm is None else pm
+    enemies = _pins_enemies(s, d, pm)
+    enemies += [s.disks[a] for a in sorted(pm) if d.ref in pm[a]
+                and s.disks[a].player != d.player and s.disks[a] not in enemies]
     return enemies
 
 
-def needs_choice(s: State, d: Disk) -> bool:
-    opts = melee_options(s, d)
-    if kind(s, d).has("frenzy") and [b for b in pinned_by(s, d) if b.player != d.player]:
+def needs_choice(s: State, d: Disk, pm: Piles | None = None) -> bool:
+    pm = piles(s) if pm is None else pm
+    if kind(s, d).has("frenzy") and _pins_enemies(s, d, pm):
         return False  # it attacks every enemy it pins
-    return len(opts) > 1 and d.ref not in s.strikes
+    return len(melee_options(s, d, pm)) > 1 and d.ref not in s.strikes
 
 
 def choosers(s: State) -> list[Disk]:
     """Disks whose player must say whom they strike: attackers first (the first
     player's, then the other's), then defenders."""
+    pm = piles(s)
     out = []
     for attacking in (True, False):
         for p in (s.first, other(s.first)):
             for d in sorted(s.on_field(p), key=lambda d: d.ref):
-                pins_enemy = any(b.player != d.player for b in pinned_by(s, d))
-                if pins_enemy == attacking and needs_choice(s, d):
+                if bool(_pins_enemies(s, d, pm)) == attacking and needs_choice(s, d, pm):
                     out.append(d)
     return out
 
@@ -207,21 +220,22 @@ def _tier(s: State, d: Disk) -> int:
     return 0 if swift else 2 if slow else 1
 
 
-def _targets(s: State, d: Disk) -> set[str]:
-    enemies_pinned = [b.ref for b in pinned_by(s, d) if b.player != d.player]
+def _targets(s: State, d: Disk, pm: Piles) -> set[str]:
+    enemies_pinned = [b.ref for b in _pins_enemies(s, d, pm)]
     if kind(s, d).has("frenzy") and enemies_pinned:
         return set(enemies_pinned)
     chosen = s.strikes.get(d.ref)
     if chosen is not None:
         return {chosen}
-    opts = melee_options(s, d)
+    opts = melee_options(s, d, pm)
     return {opts[0].ref} if opts else set()
 
 
 def melee(s: State, events: list[Event]) -> None:
     """Resolve every engagement (the strikes chosen: ``s.strikes``)."""
-    plan = engagements(s)
-    targets = {d.ref: _targets(s, d) for pair in plan for d in pair}
+    pm = piles(s)
+    plan = engagements(s, pm)
+    targets = {d.ref: _targets(s, d, pm) for pair in plan for d in pair}
     dealt: set[tuple[str, str]] = set()
     for a, b in plan:
         if a.place != FIELD or b.place != FIELD:

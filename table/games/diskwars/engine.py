@@ -40,7 +40,7 @@ from .actions import (
 )
 from .errors import RulesError
 from .game import Game
-from .stack import diameter, is_pinned, land, pinned_by
+from .stack import diameter, is_pinned, land, pinned_by, pinned_refs
 from .state import (
     CHOOSE,
     DEPLOY,
@@ -177,7 +177,8 @@ def _choose_again(s: State, ev: list[Event]) -> None:
 
 def _all_spent(s: State) -> bool:
     """Every disk on the battlefield is activated or pinned."""
-    return all(d.activated or is_pinned(s, d) for d in s.on_field())
+    pinned = pinned_refs(s)
+    return all(d.activated or d.ref in pinned for d in s.on_field())
 
 
 def _command(s: State, a: Command, ev: list[Event]) -> None:
@@ -239,9 +240,12 @@ def _begin_card(s: State, i: int, ev: list[Event]) -> None:
 
 
 def _can_activate(s: State, p: str) -> bool:
-    return s.activations > 0 and (
-        any(not d.activated and not is_pinned(s, d) for d in s.on_field(p))
-        or bool(s.in_reserve(p)))
+    if s.activations <= 0:
+        return False
+    if s.in_reserve(p):
+        return True
+    pinned = pinned_refs(s)
+    return any(not d.activated and d.ref not in pinned for d in s.on_field(p))
 
 
 def _maybe_finish(s: State, ev: list[Event]) -> None:
@@ -553,7 +557,8 @@ def legal_actions(s: State) -> list[Action]:
     p = s.active
     out = []
     if s.activations > 0:
-        mine = sorted((d for d in s.on_field(p) if not d.activated and not is_pinned(s, d)),
+        pinned = pinned_refs(s)
+        mine = sorted((d for d in s.on_field(p) if not d.activated and d.ref not in pinned),
                       key=lambda d: d.ref)
         for d in mine:
             out += [Move(p, d.ref, x, y) for x, y in moves.spots(s, d)]

@@ -6,12 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from table.measure import Circle
-
 from .army import Army
 from .catalog import Catalog, TerrainKind
 from .errors import SetupError
-from .geometry import edge_gap, within_square
+from .geometry import Disc, edge_gap, within_square
 
 
 @dataclass(frozen=True)
@@ -21,8 +19,8 @@ class Terrain:
     y: float
 
     @property
-    def circle(self) -> Circle:
-        return Circle(self.x, self.y, self.kind.diameter)
+    def circle(self) -> Disc:
+        return Disc(self.x, self.y, self.kind.diameter)
 
     @property
     def name(self) -> str:
@@ -37,12 +35,12 @@ class Zone:
     y0: float
     y1: float
 
-    def holds(self, c: Circle, corner: tuple[float, float], side: float) -> bool:
+    def holds(self, c: Disc, corner: tuple[float, float], side: float) -> bool:
         """``c`` lies completely within the zone (and the battlefield)."""
         return within_square(c, corner, side) and self.y0 - 1e-6 <= c.y - c.radius \
             and c.y + c.radius <= self.y1 + 1e-6
 
-    def touches(self, c: Circle) -> bool:
+    def touches(self, c: Disc) -> bool:
         return c.y + c.radius > self.y0 and c.y - c.radius < self.y1
 
 
@@ -58,7 +56,7 @@ class Game:
     def side(self) -> float:
         return self.catalog.battlefield
 
-    def holds(self, c: Circle) -> bool:
+    def holds(self, c: Disc) -> bool:
         """``c`` lies completely within the battlefield."""
         return within_square(c, self.corner, self.side)
 

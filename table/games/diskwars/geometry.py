@@ -1,6 +1,7 @@
 """The battlefield's geometry, in map millimetres: disks and terrain pieces are circles
-(``table.measure.Circle``). Pure and exact on the numbers it is given; what a camera's
-error makes uncertain is judged by the referee with ``table.measure``'s verdicts.
+(``table.measure.Circle`` from the camera, ``Disc`` for the rules' own). Pure and exact
+on the numbers it is given; what a camera's error makes uncertain is judged by the
+referee with ``table.measure``'s verdicts.
 
 * **Overlap**: two circles overlap when their insides share a point; touching edges do
   not overlap (a disk that only touches terrain is not on it).
@@ -23,22 +24,54 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple, Protocol
 
-from table.measure import Circle
+
+class Round(Protocol):
+    """A circle as this module reads it: ``table.measure.Circle`` (what the camera
+    measured, with its error) or ``Disc`` (the rules' own)."""
+
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+    @property
+    def diameter(self) -> float: ...
+    @property
+    def radius(self) -> float: ...
+
+
+class Disc(NamedTuple):
+    """A disk or terrain piece where the rules have it, exactly: a plain value, as the
+    rules make thousands a second (``table.measure.Circle`` checks its numbers, which
+    the rules' own have been already)."""
+
+    x: float
+    y: float
+    diameter: float
+
+    @property
+    def radius(self) -> float:
+        return self.diameter / 2
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
 
 EPS = 1e-6  # mm: floating-point noise, never a measurement
 FLIP_SLACK = 3.0  # mm a hand's flip may land from one diameter exactly
 
 
-def centre_gap(a: Circle, b: Circle) -> float:
+def centre_gap(a: Round, b: Round) -> float:
     return math.hypot(b.x - a.x, b.y - a.y)
 
 
-def overlaps(a: Circle, b: Circle) -> bool:
+def overlaps(a: Round, b: Round) -> bool:
     return centre_gap(a, b) < a.radius + b.radius - EPS
 
 
-def edge_gap(a: Circle, b: Circle) -> float:
+def edge_gap(a: Round, b: Round) -> float:
     """Surface to surface (0 when they touch or overlap)."""
     return max(0.0, centre_gap(a, b) - a.radius - b.radius)
 
@@ -74,14 +107,14 @@ def flip_ring(start: tuple[float, float], diameter: float, flips: int,
     return out
 
 
-def within_square(c: Circle, corner: tuple[float, float], side: float) -> bool:
+def within_square(c: Round, corner: tuple[float, float], side: float) -> bool:
     """Wholly within the battlefield, a square of ``side`` from ``corner``."""
     r, (x0, y0) = c.radius, corner
     return x0 + r - EPS <= c.x <= x0 + side - r + EPS \
         and y0 + r - EPS <= c.y <= y0 + side - r + EPS
 
 
-def common_point(a: Circle, b: Circle, c: Circle) -> bool:
+def common_point(a: Round, b: Round, c: Round) -> bool:
     """The insides of three circles share a point."""
     if not (overlaps(a, b) and overlaps(b, c) and overlaps(a, c)):
         return False
@@ -95,7 +128,7 @@ def common_point(a: Circle, b: Circle, c: Circle) -> bool:
                for x, y in candidates)
 
 
-def _crossings(p: Circle, q: Circle) -> list[tuple[float, float]]:
+def _crossings(p: Round, q: Round) -> list[tuple[float, float]]:
     d = centre_gap(p, q)
     if d <= EPS or d >= p.radius + q.radius or d <= abs(p.radius - q.radius):
         return []
@@ -113,31 +146,36 @@ def _crossings(p: Circle, q: Circle) -> list[tuple[float, float]]:
 _HAIR = 1e-4  # mm: the ends shrink and the blockers grow by this, so grazing is clear
 
 
-def sight(a: Circle, b: Circle, blockers: Iterable[Circle]) -> bool:
+def sight(a: Round, b: Round, blockers: Iterable[Round]) -> bool:
     """A straight line joins some point of ``a`` to some point of ``b`` entering no
     blocker's inside. The caller leaves out the blockers ``a`` or ``b`` overlaps."""
-    if overlaps(a, b):
-        return True
-    walls = [Circle(w.x, w.y, w.diameter + 2 * _HAIR) for w in blockers]
+    return overlaps(a, b) or clear_line(a, b, blockers) is not None
+
+
+def clear_line(a: Round, b: Round, blockers: Iterable[Round]) -> Line | None:
+    """A line (a point and a direction) that joins ``a`` and ``b`` clear of every
+    blocker, or None: ``sight``'s witness, which a test checks on its own."""
+    walls = [Disc(w.x, w.y, w.diameter + 2 * _HAIR) for w in blockers]
+    centres: Line = ((a.x, a.y), (b.x - a.x, b.y - a.y))
     if not walls:
-        return True
-    ends = (Circle(a.x, a.y, max(a.diameter - 2 * _HAIR, _HAIR)),
-            Circle(b.x, b.y, max(b.diameter - 2 * _HAIR, _HAIR)))
-    if _clear_between(((a.x, a.y), (b.x - a.x, b.y - a.y)), ends, walls):
-        return True
+        return centres
+    ends = (Disc(a.x, a.y, max(a.diameter - 2 * _HAIR, _HAIR)),
+            Disc(b.x, b.y, max(b.diameter - 2 * _HAIR, _HAIR)))
+    if _clear_between(centres, ends, walls):
+        return centres
     circles = [*ends, *walls]
     for i, p in enumerate(circles):
         for q in circles[i + 1:]:
             for line in _tangents(p, q):
                 if _clear_between(line, ends, walls):
-                    return True
-    return False
+                    return line
+    return None
 
 
 Line = tuple[tuple[float, float], tuple[float, float]]  # a point and a direction
 
 
-def _tangents(p: Circle, q: Circle) -> list[Line]:
+def _tangents(p: Round, q: Round) -> list[Line]:
     """The lines touching both circles (up to four)."""
     dx, dy = q.x - p.x, q.y - p.y
     L2 = dx * dx + dy * dy
@@ -162,7 +200,7 @@ def _tangents(p: Circle, q: Circle) -> list[Line]:
     return out
 
 
-def _chord(c: Circle, line: Line) -> tuple[float, float] | None:
+def _chord(c: Round, line: Line) -> tuple[float, float] | None:
     """Where ``point + t direction`` (the direction made of unit length) lies within
     the circle, as (t in, t out); None when it misses it."""
     (px, py), (ux, uy) = line
@@ -173,13 +211,15 @@ def _chord(c: Circle, line: Line) -> tuple[float, float] | None:
     fx, fy = px - c.x, py - c.y
     b = fx * ux + fy * uy
     disc = b * b - (fx * fx + fy * fy - c.radius ** 2)
-    if disc < 0:
+    # A tangent line (the candidates ``sight`` tries) meets its circle at one point:
+    # rounding must not decide whether it meets it at all.
+    if disc < -1e-9 * max(1.0, fx * fx + fy * fy):
         return None
-    r = math.sqrt(disc)
+    r = math.sqrt(max(0.0, disc))
     return (-b - r, -b + r)
 
 
-def _clear_between(line: Line, ends: tuple[Circle, Circle], walls: Sequence[Circle]) -> bool:
+def _clear_between(line: Line, ends: tuple[Round, Round], walls: Sequence[Round]) -> bool:
     """The stretch of ``line`` between the two end circles enters no wall's inside."""
     ca, cb = _chord(ends[0], line), _chord(ends[1], line)
     if ca is None or cb is None:

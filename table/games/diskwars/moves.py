@@ -19,14 +19,12 @@
 
 from __future__ import annotations
 
-from table.measure import Circle
-
-from .geometry import flip_ring, flips_needed, overlaps
+from .geometry import Disc, flip_ring, flips_needed, overlaps
 from .stack import circle, diameter, is_pinned
 from .state import FIELD, RESERVE, Disk, State
 
 
-def _enemy_overlap(s: State, d: Disk, c: Circle) -> Disk | None:
+def _enemy_overlap(s: State, d: Disk, c: Disc) -> Disk | None:
     return next((o for o in s.on_field() if o.player != d.player and o is not d
                  and overlaps(c, circle(s, o))), None)
 
@@ -35,7 +33,7 @@ def placing_refusal(s: State, d: Disk, x: float, y: float) -> str | None:
     """Why ``d`` may not be put from its reserve at (x, y), or None."""
     if d.place != RESERVE:
         return f"{d.ref} ({d.name}) is not in the reserve"
-    c = Circle(x, y, diameter(s, d))
+    c = Disc(x, y, diameter(s, d))
     if not s.game.zones[d.player].holds(c, s.game.corner, s.game.side):
         return (f"{d.ref} at {x},{y} is not completely within {d.player}'s deployment zone "
                 f"(its edge of the battlefield to medium range)")
@@ -52,6 +50,11 @@ def move_refusal(s: State, d: Disk, x: float, y: float) -> str | None:
         return f"{d.ref} ({d.name}) is not on the battlefield"
     if is_pinned(s, d):
         return f"{d.ref} ({d.name}) is pinned and cannot move"
+    return _landing_refusal(s, d, x, y)
+
+
+def _landing_refusal(s: State, d: Disk, x: float, y: float) -> str | None:
+    """``move_refusal`` for a disk on the battlefield and not pinned."""
     k = s.game.catalog.disk(d.name)
     size = diameter(s, d)
     flips = flips_needed((d.x, d.y), (x, y), size)
@@ -60,7 +63,7 @@ def move_refusal(s: State, d: Disk, x: float, y: float) -> str | None:
     if flips > k.movement:
         return (f"{d.ref} ({d.name}) would need {flips} flips to reach {x},{y}; its "
                 f"movement is {k.movement}")
-    if not s.game.holds(Circle(x, y, size)):
+    if not s.game.holds(Disc(x, y, size)):
         return f"{d.ref} at {x},{y} would not lie completely within the battlefield"
     return None
 
@@ -77,7 +80,9 @@ def spots(s: State, d: Disk) -> list[tuple[float, float]]:
     for e in sorted(s.on_field(), key=lambda e: e.ref):
         if e.player != d.player:
             out.append((round(e.x, 1), round(e.y, 1)))
-    return [p for p in dict.fromkeys(out) if move_refusal(s, d, *p) is None]
+    if d.place != FIELD or is_pinned(s, d):
+        return []
+    return [p for p in dict.fromkeys(out) if _landing_refusal(s, d, *p) is None]
 
 
 def zone_spots(s: State, d: Disk) -> list[tuple[float, float]]:

@@ -5,14 +5,12 @@ point with both of theirs where they overlap (``geometry.common_point``)."""
 
 from __future__ import annotations
 
-from table.measure import Circle
-
-from .geometry import common_point, overlaps
+from .geometry import Disc, common_point, overlaps
 from .state import FIELD, Disk, State
 
 
-def circle(s: State, d: Disk) -> Circle:
-    return Circle(d.x, d.y, s.game.catalog.sizes[s.game.catalog.disk(d.name).size])
+def circle(s: State, d: Disk) -> Disc:
+    return Disc(d.x, d.y, s.game.catalog.sizes[s.game.catalog.disk(d.name).size])
 
 
 def diameter(s: State, d: Disk) -> float:
@@ -49,6 +47,30 @@ def pinned_by(s: State, d: Disk) -> list[Disk]:
 
 def is_pinned(s: State, d: Disk) -> bool:
     return bool(pinners(s, d))
+
+
+def piles(s: State) -> dict[str, list[str]]:
+    """For every disk on the battlefield, the disks it pins (refs, in order): what
+    ``pinned_by`` says of each, worked out once for a whole step that asks of many."""
+    field = s.on_field()
+    circles = {d.ref: circle(s, d) for d in field}
+    out: dict[str, list[str]] = {d.ref: [] for d in field}
+    for top in field:
+        a = circles[top.ref]
+        for bottom in field:
+            if top.level <= bottom.level or not overlaps(a, b := circles[bottom.ref]):
+                continue
+            if not any(bottom.level < c.level < top.level
+                       and common_point(a, b, circles[c.ref]) for c in field):
+                out[top.ref].append(bottom.ref)
+    for refs in out.values():
+        refs.sort()
+    return out
+
+
+def pinned_refs(s: State) -> set[str]:
+    """The disks pinned now."""
+    return {r for refs in piles(s).values() for r in refs}
 
 
 def land(s: State, d: Disk, x: float, y: float) -> None:

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from table.measure import Circle
-
 from .game import Game
+from .geometry import Disc
 
 PLAYERS = ("p1", "p2")
 RESERVE, FIELD, CASUALTY = "reserve", "field", "casualty"
@@ -47,8 +46,8 @@ class Disk:
     activated: bool = False
     empowered: bool = False
 
-    def circle(self, diameter: float) -> Circle:
-        return Circle(self.x, self.y, diameter)
+    def circle(self, diameter: float) -> Disc:
+        return Disc(self.x, self.y, diameter)
 
     def clone(self) -> Disk:
         new = _bare(Disk)

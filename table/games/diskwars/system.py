@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from table.errors import ActionRefused, CatalogError
-from table.system import GameSystem
+from table.system import CatalogImport, GameSystem
 
 from . import army, catalog, scenario
 from .actions import Command
@@ -16,6 +16,7 @@ from .errors import SetupError
 from .game import make
 from .layout import layout, origin
 from .referee import DiskwarsReferee
+from .spreadsheet import disks_from_csv
 from .state import PLAYERS
 
 
@@ -79,6 +80,13 @@ class Diskwars(GameSystem):
                     yield f"  {line}"
         yield ""
         yield f"victory points: Ann {state.scores.get('p1', 0)}, Bob {state.scores.get('p2', 0)}"
+
+    def import_catalog(self, text: str, source: str) -> CatalogImport:
+        """Disks from a spreadsheet (``spreadsheet.py``): every row checked, nothing kept
+        unless all are good."""
+        disks = disks_from_csv(text)
+        return CatalogImport({"format": catalog.FORMAT, "disks": disks},
+                             (f"read {len(disks)} disks from {source}",))
 
     def run_scenario(self, data: dict[str, Any], catalog_: Any | None = None
                      ) -> dict[str, Any]:

@@ -470,7 +470,10 @@ def creatures_from_csv(text: str) -> list[dict[str, Any]]:
     """Creature rows (header ``CSV_COLUMNS``; ``abilities`` separated by ``;``,
     ``leadership`` as ``1:3;2:2;3:1``) as catalog entries; ``CatalogError`` naming the
     row and column."""
-    rows = list(csv.DictReader(io.StringIO(text)))
+    try:
+        rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    except csv.Error as e:
+        raise CatalogError(f"creature CSV: not a spreadsheet the project reads ({e})") from None
     if not rows:
         raise CatalogError("creature CSV: no rows under a header")
     missing = set(CSV_COLUMNS) - set(rows[0])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from table.games.diskwars import engine
+from table.games.diskwars import combat, engine
 from table.games.diskwars.actions import (
     D6,
     Cast,
@@ -314,3 +314,77 @@ def test_reinforcing_and_empowering() -> None:
     assert s.disks["p1#1"].activated and s.disks["p1#0"].empowered
     with pytest.raises(RulesError, match="no empowering left"):
         engine.apply(s, Empower("p1", "p1#1"))
+
+
+# -- terrain and keywords -------------------------------------------------------------------
+def test_dangerous_terrain_rolls_when_a_disk_ends_on_it_and_a_strider_does_not() -> None:
+    g = game(["Tyrion", "High Elf Spearmen"], ["Kairos Fateweaver", "Plaguebearers"],
+             terrain=[("Marsh", 400.0, 450.0)])
+    s = position(g, {"p1#1": (400.0, 330.0), "p1#0": (100.0, 60.0), "p2#0": (800.0, 850.0)})
+    s, ev = play(s, Move("p1", "p1#1", 400.0, 375.0))  # one flip, onto the marsh's edge
+    assert s.danger == "p1#1" and "dangerous" in kinds(ev)
+    assert engine.legal_actions(s) == []  # the d6 is awaited
+    with pytest.raises(RulesError, match="rolls one d6 for dangerous terrain"):
+        engine.apply(s, D6("p2", (3,)))
+    s, ev = play(s, D6("p1", (2,)))
+    assert s.disks["p1#1"].place == CASUALTY  # 2 physical on toughness 2
+
+
+def test_fortified_terrain_is_immune_to_impact_and_high_ground_sees_over_woods() -> None:
+    g = game(terrain=[("Stone Wall", 400.0, 450.0), ("Hill", 700.0, 250.0),
+                      ("Forest", 700.0, 520.0)])
+    # Silver Helms (impact 1) land on a Plaguebearer behind the wall: no impact damage.
+    s = position(g, {"p2#1": (400.0, 450.0), "p1#4": (400.0, 330.0),
+                     "p1#0": (100.0, 60.0), "p2#0": (100.0, 850.0)})
+    s, ev = play(s, Move("p1", "p1#4", 400.0, 420.0))
+    assert "unharmed" in kinds(ev) and s.disks["p2#1"].damage == 0
+    # Archers on the hill see a Plaguebearer behind the forest.
+    s = position(g, {"p1#3": (700.0, 250.0), "p2#2": (700.0, 640.0),
+                     "p1#0": (100.0, 60.0), "p2#0": (100.0, 850.0)})
+    assert combat.in_sight(s, s.disks["p1#3"], s.disks["p2#2"])
+    s.disks["p1#3"].x = 560.0  # off the hill, the forest between them
+    assert not combat.in_sight(s, s.disks["p1#3"], s.disks["p2#2"])
+
+
+def test_frenzy_attacks_every_enemy_it_pins_and_immunity_refuses_a_target() -> None:
+    doc = {"format": "tablesight-diskwars-catalog/1", "disks": [
+        {"name": "Berserkers", "race": "high elves", "faction": "order", "size": "medium",
+         "cost": 2, "attack": 2, "counter": 1, "toughness": 3, "movement": 2,
+         "keywords": ["frenzy"]},
+        {"name": "Wraiths", "race": "chaos", "faction": "destruction", "size": "small",
+         "cost": 2, "attack": 1, "counter": 1, "toughness": 2, "movement": 2,
+         "keywords": ["immune physical"]}]}
+    from table.games.diskwars import army, catalog
+    from table.games.diskwars.game import make
+
+    cat = catalog.with_document(catalog.builtin(), doc)
+    g = make(cat, {"p1": army.check(cat, ["Tyrion", "High Elf Archers", "High Elf Spearmen",
+                                          "Berserkers"]),
+                   "p2": army.check(cat, ["Kairos Fateweaver", "Plaguebearers",
+                                          "Plaguebearers", "Wraiths"])}, ())
+    s = position(g, {"p2#1": (380.0, 400.0), "p2#2": (440.0, 400.0), "p1#3": (410.0, 400.0),
+                     "p1#0": (100.0, 60.0), "p2#0": (800.0, 850.0), "p2#3": (410.0, 300.0),
+                     "p1#1": (410.0, 150.0)})
+    with pytest.raises(RulesError, match="immune to physical damage"):
+        engine.apply(s, Shoot("p1", "p1#1", "p2#3"))
+    s, ev = _to_melee(s)
+    hits = sorted(e.data["target"] for e in ev if e.kind == "strikes"
+                  and e.data["disk"] == "p1#3")
+    assert hits == ["p2#1", "p2#2"]  # no choice asked: it attacks both
+
+
+def test_a_slow_disk_deals_its_damage_last_and_may_never_deal_it() -> None:
+    g = game(["Tyrion", "High Elf Spearmen", "Silver Helms"], CHAOS)
+    # The Hellcannon (slow, counter 2, toughness 5, two damage already) pinned by Silver
+    # Helms (attack 3, neither swift nor slow): the Helms strike first and remove it.
+    s = position(g, {"p2#3": (400.0, 400.0), "p1#2": (420.0, 400.0),
+                     "p1#0": (100.0, 60.0), "p2#0": (800.0, 850.0)})
+    s.disks["p2#3"].damage = 2
+    s, ev = _to_melee(s)
+    assert s.disks["p2#3"].place == CASUALTY
+    assert [e.data["disk"] for e in ev if e.kind == "strikes"] == ["p1#2"]
+    # Unharmed, it survives the blow and deals its counter after it.
+    s = position(g, {"p2#3": (400.0, 400.0), "p1#2": (420.0, 400.0),
+                     "p1#0": (100.0, 60.0), "p2#0": (800.0, 850.0)})
+    s, ev = _to_melee(s)
+    assert [e.data["disk"] for e in ev if e.kind == "strikes"] == ["p1#2", "p2#3"]

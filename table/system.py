@@ -409,6 +409,11 @@ class GameSystem(ABC):
         players keep a force in), checked; ``SetupRefused`` naming the problem."""
         raise SetupRefused(f"{self.title} has no force files: name the pieces in a setup")
 
+    def ruler_bands(self) -> Sequence[tuple[str, float]]:
+        """The range bands a game measures with (name, where each ends, mm from the
+        ruler's start), for ``tablesight print ruler --game``; empty: none."""
+        return ()
+
     def joining_pieces(self, force: Sequence[str]) -> list[str]:
         """What pieces may join a force during play (a summoned minion), one label each,
         numbered after the force's own: ``print stickers`` prints a spare sticker for

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .usage import UsageError
+from .usage import UsageError, installed_game
 
 
 def load_layout(path: str | None, game: str | None = None):  # -> Layout
@@ -63,11 +63,21 @@ def cmd_print_map(args: argparse.Namespace) -> int:
 def cmd_print_ruler(args: argparse.Namespace) -> int:
     from vision.printing.sheets import print_ruler
 
+    bands: tuple[tuple[str, float], ...] = ()
+    if args.game:
+        system = installed_game(args.game)
+        bands = tuple(system.ruler_bands())
+        if not bands:
+            raise UsageError(f"{system.title} measures with no range bands: "
+                             "tablesight print ruler --length INCHES prints a plain one")
     try:
-        path = print_ruler(Path(args.out), args.length, args.paper)
+        path = print_ruler(Path(args.out), args.length, args.paper, bands,
+                           args.game or "")
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    print(f"ruler       {path}  ({args.length:g} inches; check its centimetre scale)")
+    what = (", ".join(f"{b} to {end / 25.4:g}\"" for b, end in bands) if bands
+            else f"{args.length:g} inches")
+    print(f"ruler       {path}  ({what}; check its centimetre scale)")
     return 0
 
 
@@ -373,6 +383,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     pm.set_defaults(func=cmd_print_map)
     pr_ = pr.add_parser("ruler", help="a range ruler in inches, in strips to join")
     pr_.add_argument("--length", type=float, default=12.0, help="inches (1-72)")
+    pr_.add_argument("--game", help="a game whose range bands the ruler marks (its "
+                     "catalog's lengths), e.g. diskwars")
     pr_.add_argument("--paper", choices=["a4", "letter"], default="a4")
     pr_.add_argument("--out", default="print")
     pr_.set_defaults(func=cmd_print_ruler)

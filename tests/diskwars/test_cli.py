@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from tests.test_cli import run
+from tests.vision.test_printing import poppler
 
 
 def test_rules_demo_plays_five_rounds_in_names() -> None:
@@ -40,3 +41,14 @@ def test_the_battlefield_prints(tmp_path: Path) -> None:
     layout = json.loads((tmp_path / "diskwars.layout.json").read_text())
     assert layout["bases"]["piles"] is True
     assert [g["name"] for g in layout["regions"]] == ["battlefield"]
+
+
+def test_the_range_ruler_marks_the_catalogs_bands(tmp_path: Path) -> None:
+    r = run("print", "ruler", "--game", "diskwars", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert 'short to 3", medium to 6", long to 9"' in r.stdout
+    text = poppler("pdftotext", str(tmp_path / "ruler-diskwars-9in-a4.pdf"), "-")
+    assert [w for w in text.split() if w in ("SHORT", "MEDIUM", "LONG")] == \
+        ["SHORT", "MEDIUM", "LONG"]
+    r = run("print", "ruler", "--game", "dreamblade", "--out", str(tmp_path))
+    assert r.returncode == 2 and "no range bands" in r.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,11 +141,17 @@ def print_stickers(layout: Layout, player: str, names: list[str], out_dir: Path,
     return pdf_path, map_path
 
 
-def print_ruler(out_dir: Path, length_in: float = 12.0, paper: str = "a4") -> Path:
+def print_ruler(out_dir: Path, length_in: float = 12.0, paper: str = "a4",
+                bands: Sequence[tuple[str, float]] = (), name: str = "") -> Path:
     """A range ruler in inches (ticks each quarter inch, numbers each inch) as strips
     that fit the paper's length, to cut out and join end to end (each strip says where
-    it starts); the centimetre scale along its other edge checks the print's scale."""
+    it starts); the centimetre scale along its other edge checks the print's scale.
+    ``bands``: a game's range bands (name, where each ends, mm from the ruler's start):
+    a heavy line across the ruler where each ends and its name inside it, the ruler as
+    long as the last."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    if bands:
+        length_in = math.ceil(bands[-1][1] / 25.4 * 4) / 4
     if not 1 <= length_in <= 72:
         raise ValueError(f"a ruler of 1 to 72 inches, not {length_in}")
     pw, ph = PAPERS[paper]
@@ -172,12 +179,27 @@ def print_ruler(out_dir: Path, length_in: float = 12.0, paper: str = "a4") -> Pa
             tick = 12.0 if q % 4 == 0 else 7.0 if q % 2 == 0 else 4.0
             doc.line(x, yy, x + tick, yy, 0.25)
             if q % 4 == 0 and 0 < q < quarters:
-                doc.text(x + 13, yy + 1.3, 9, f"{start + q // 4:g}\"")
+                # Below a band's heavy line when one ends at this inch, not struck by it.
+                on_band = any(abs((start * 25.4 + q * 25.4 / 4) - stop) < 1.5
+                              for _, stop in bands)
+                doc.text(x + 13, yy + (4.8 if on_band else 1.3), 9, f"{start + q // 4:g}\"")
         for cm in range(int(length // 10) + 1):
             yy = y0 + cm * 10
             doc.line(x + strip_w - (4 if cm % 5 else 7), yy, x + strip_w, yy, 0.2)
         doc.text(x + 2, y0 + length - 2, 6, f"{start:g}-{end:g} in")
-    path = out_dir / f"ruler-{length_in:g}in-{paper}.pdf"
+        begin = 0.0
+        for band, stop in bands:
+            # Where the band ends, across the whole strip; its name halfway along it.
+            for at, draw in ((stop, True), ((begin + stop) / 2, False)):
+                yy = y0 + at - start * 25.4
+                if y0 <= yy <= y0 + length:
+                    if draw:
+                        doc.line(x, yy, x + strip_w, yy, 0.8)
+                    else:
+                        doc.text(x + 13, yy + 1.5, 9, band.upper())
+            begin = stop
+    label = f"-{name}" if name else ""
+    path = out_dir / f"ruler{label}-{length_in:g}in-{paper}.pdf"
     path.write_bytes(doc.output())
     return path
 

@@ -110,6 +110,9 @@ class Diskwars(GameSystem):
                 for k in cat.disks.values()]
         return sorted(rows, key=lambda r: (r["cost"], r["name"]))
 
+    def ruler_bands(self) -> tuple[tuple[str, float], ...]:
+        return self.the_catalog().ruler
+
     def layout(self) -> dict[str, Any]:
         return layout(self.the_catalog())
 

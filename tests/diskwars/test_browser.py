@@ -75,8 +75,11 @@ def test_a_round_of_diskwars_at_the_table(tmp_path: Path, screen: str,
         assert "p1#" not in text and "p2#" not in text
         shared.screenshot(path=str(ARTIFACTS / f"diskwars-resolve-{screen}.png"),
                           full_page=True)
+        expect(shared.locator("#board g.ring")).to_have_count(0)
         shared.locator('#board g.piece[data-ref="p1#4"]').click()
         expect(shared.locator("#board g.shape circle")).to_have_count(1)
+        # The picked disk's range bands as rings: short, medium, long.
+        expect(shared.locator("#board g.ring text")).to_have_text(["short", "medium", "long"])
         expect(shared.locator("#options")).to_contain_text("Silver Helms may flip to here")
         shared.screenshot(path=str(ARTIFACTS / f"diskwars-reach-{screen}.png"),
                           full_page=True)

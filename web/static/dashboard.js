@@ -337,6 +337,7 @@ function renderBoard() {
         `fill="${paint(ln.color)}">${esc(ln.label)}</text>`;
     }
   }
+  out += ringsOf(snap.prompt.rings || {}, k);
   out += shapesOf(snap.prompt.shapes || [], k, b.frame);
   svg.setAttribute("viewBox", b.frame.join(" "));
   svg.innerHTML = out;
@@ -350,6 +351,20 @@ function shownShapes(shapes) {
   const within = shapes.filter((sh) => sh.kind === "within");
   if (within.length <= 1) return within;
   return within.filter((sh) => selected && selected.piece === sh.piece);
+}
+
+// Distances the rules measure from a piece (a disk's range bands), drawn round the
+// picked piece as thin rings, each named where it crosses the piece's right.
+function ringsOf(rings, k) {
+  const piece = selected && selected.piece && pieceOf(selected.piece);
+  const mine = piece && piece.at && rings[piece.ref];
+  if (!mine) return "";
+  const [x, y] = piece.at;
+  return mine.map((r) => `<g class="ring"><circle cx="${x}" cy="${y}" r="${r.radius}" ` +
+    `fill="none" stroke="#e8e8e8" stroke-width="${1.5 * k}" ` +
+    `stroke-dasharray="${3 * k} ${4 * k}" opacity="0.8"/>` +
+    `<text x="${x + r.radius + 3 * k}" y="${y - 3 * k}" font-size="${13 * k}" ` +
+    `fill="#e8e8e8">${esc(r.label)}</text></g>`).join("");
 }
 
 function shapesOf(shapes, k, frame) {
@@ -477,7 +492,12 @@ function renderCellInfo() {
   const piece = selected.piece ? pieceOf(selected.piece) : null;
   const where = selected.cell || (piece && piece.region);
   let html;
-  if (where) {
+  if (piece && piece.at) {
+    // A piece at a point in an open area: itself, not the whole area's list.
+    const region = snap.board.regions.find((r) => r.id === piece.region);
+    html = `<h2>On the ${esc(region ? region.label || region.id : "board")}</h2>` +
+      `<p>${describePiece(piece)}</p>`;
+  } else if (where) {
     const region = snap.board.regions.find((r) => r.id === where);
     const here = pieces().filter((m) => m.region === where);
     html = `<h2>In ${esc(region ? region.label || region.id : where)}</h2>` + (here.length

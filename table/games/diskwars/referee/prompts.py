@@ -100,7 +100,17 @@ def prompt_for(words: Words, state: State) -> Prompt:
                   choices=tuple(choice(a, _label(words, a), pieces=_pieces(a))
                                 for a in opts),
                   proposal=str(Done(p)), proposal_label="End the card",
-                  shapes=tuple(shapes))
+                  shapes=tuple(shapes), detail={"rings": rings(state)})
+
+
+def rings(state: State) -> dict[str, list[dict[str, object]]]:
+    """For each disk on the battlefield, the range ruler's bands measured from its edge
+    (a screen draws them round the disk a person picks): where short, medium and long
+    range end, as radii from its centre in map mm."""
+    ruler = state.game.catalog.ruler
+    return {d.ref: [{"label": band, "radius": round(diameter(state, d) / 2 + end, 1)}
+                    for band, end in ruler]
+            for d in sorted(state.on_field(), key=lambda d: d.ref)}
 
 
 def _label(words: Words, a: object) -> str:

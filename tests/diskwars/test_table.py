@@ -81,3 +81,23 @@ def test_the_camera_sees_a_deployment_a_flip_and_a_disk_hidden_under_another() -
     hidden = {r: xy for r, xy in on_field(s).items() if r != "p1#3"}
     s.observe(board(s, 6, hidden))
     assert not s.desync
+
+
+def test_a_disk_landed_on_is_seen_less_closely_and_still_explains_the_flip() -> None:
+    s = new_session()
+    for cmd in OPENING:
+        s.command(cmd)
+    s.command({"do": "action", "action": "p1 command charge"})
+    s.command({"do": "action", "action": "p2 command hold-fast"})
+    # A Plaguebearer of Bob's stands in the middle (put there by a correction).
+    s.command({"do": "correct", "piece": "p2#1", "to": "680.0,380.0"})
+    # The Silver Helms flip three times onto its edge; the camera fits the Plaguebearer
+    # by the part of its outline that shows: its centre 12 mm off.
+    seen = on_field(s) | {"p1#4": (680.0, 330.0), "p2#1": (692.0, 380.0)}
+    s.observe(board(s, 1, seen))
+    assert not s.desync, s.desync
+    helms = s.state.disks["p1#4"]
+    assert (helms.x, helms.y) == (680.0, 330.0) and helms.level > s.state.disks["p2#1"].level
+    # Tyrion seen further than his three flips reach: no move explains it.
+    s.observe(board(s, 2, on_field(s) | {"p1#0": (300.0, 450.0)}))
+    assert s.desync and "Tyrion" in str(s.desync)

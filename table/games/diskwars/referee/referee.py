@@ -89,6 +89,8 @@ class DiskwarsReferee(Referee):
         out: dict[str, Any] = {"hand": hand, "choices": []}
         if state.phase == CHOOSE and side.hand and side.chosen is None:
             out["text"] = "Choose your command card: the other player sees only that you chose"
+            # Each card in hand is a button: the hand is not listed twice.
+            out["hand"] = []
             out["choices"] = [choice(Command(seat, cat.commands[c].code),
                                      f"Play {_card_label(cat.commands[c])}")
                               for c in side.hand]

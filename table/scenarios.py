@@ -16,7 +16,7 @@ from table import registry
 from table.errors import ScenarioError
 from table.quoting import quote
 
-__all__ = ["ScenarioError", "compare", "run", "step_differences"]
+__all__ = ["ScenarioError", "compare", "run", "section", "step_differences", "whole_number"]
 
 
 def run(data: object, catalog: Any | None = None) -> dict[str, Any]:
@@ -71,3 +71,22 @@ def step_differences(data: Mapping[str, Any], actual: Mapping[str, Any]) -> list
         if isinstance(step, dict) and "expect" in step and i < len(results):
             diffs += [f"actions[{i}] {d}" for d in compare(step["expect"], results[i])]
     return diffs
+
+
+# -- reading a game's scenario file: the checks every game's reader makes ------------------
+def section(v: object, where: str, allowed: set[str]) -> dict[str, Any]:
+    """``v`` as an object of the ``allowed`` keys only; ``ScenarioError`` naming ``where``
+    (a misspelt key must not be silently ignored)."""
+    if not isinstance(v, dict):
+        raise ScenarioError(f"{where}: expected an object, got {quote(v)}")
+    extra = set(v) - allowed
+    if extra:
+        raise ScenarioError(f"{where}: unknown key(s) {sorted(map(str, extra))[:5]}")
+    return v
+
+
+def whole_number(v: object, where: str, hi: int = 99) -> int:
+    """``v`` as a whole number from 0 to ``hi``; ``ScenarioError`` naming ``where``."""
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
+        raise ScenarioError(f"{where}: a whole number 0-{hi}, not {quote(v)}")
+    return v

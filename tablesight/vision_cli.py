@@ -384,7 +384,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     pr_ = pr.add_parser("ruler", help="a range ruler in inches, in strips to join")
     pr_.add_argument("--length", type=float, default=12.0, help="inches (1-72)")
     pr_.add_argument("--game", help="a game whose range bands the ruler marks (its "
-                     "catalog's lengths), e.g. diskwars")
+                     "catalog's lengths)")
     pr_.add_argument("--paper", choices=["a4", "letter"], default="a4")
     pr_.add_argument("--out", default="print")
     pr_.set_defaults(func=cmd_print_ruler)

@@ -16,6 +16,7 @@ from typing import Any
 
 from table.errors import CatalogError, NotationError, ScenarioError
 from table.quoting import quote
+from table.scenarios import section, whole_number
 
 from . import army, engine, scoring
 from .actions import parse
@@ -29,21 +30,6 @@ MAX_ACTIONS = 10_000
 _TOP = {"game", "notes", "catalog", "setup", "actions"}
 _SETUP = {"forces", "commands", "terrain", "round", "first", "placement", "damage",
           "wounds", "activated", "empowered", "hand", "resolving"}
-
-
-def _obj(v: object, where: str, allowed: set[str]) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        raise ScenarioError(f"{where}: expected an object, got {quote(v)}")
-    extra = set(v) - allowed
-    if extra:
-        raise ScenarioError(f"{where}: unknown key(s) {sorted(map(str, extra))[:5]}")
-    return v
-
-
-def _count(v: object, where: str, hi: int = 99) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
-        raise ScenarioError(f"{where}: a whole number 0-{hi}, not {quote(v)}")
-    return v
 
 
 def _mm(v: object, where: str, side: float) -> float:
@@ -81,10 +67,10 @@ def _catalog(d: dict[str, Any], base: Catalog | None) -> Catalog:
 def load(data: dict[str, Any], base: Catalog | None = None
          ) -> tuple[Game | None, State | None, list[Any], dict[str, str] | None]:
     """(game, state, actions, setup_error)."""
-    d = _obj(data, "scenario", _TOP)
+    d = section(data, "scenario", _TOP)
     _notes(d.get("notes"))
     cat = _catalog(d, base)
-    setup = _obj(d.get("setup"), "setup", _SETUP)
+    setup = section(d.get("setup"), "setup", _SETUP)
     forces = setup.get("forces")
     if not isinstance(forces, dict) or set(forces) != set(PLAYERS):
         raise ScenarioError("setup.forces: disk names for p1 and p2")
@@ -105,7 +91,7 @@ def load(data: dict[str, Any], base: Catalog | None = None
             raise ScenarioError("setup.terrain: a list of at most 12 pieces")
         terrain = []
         for i, t in enumerate(pieces):
-            t = _obj(t, f"setup.terrain[{i}]", {"name", "x", "y"})
+            t = section(t, f"setup.terrain[{i}]", {"name", "x", "y"})
             if t.get("name") not in cat.terrain:
                 raise ScenarioError(f"setup.terrain[{i}].name: no terrain named "
                                     f"{quote(t.get('name'))}")
@@ -124,7 +110,7 @@ def load(data: dict[str, Any], base: Catalog | None = None
         raise ScenarioError(f"actions: a list of at most {MAX_ACTIONS} steps")
     actions = []
     for i, step in enumerate(steps):
-        step = _obj(step, f"actions[{i}]", {"do", "action", "expect"})
+        step = section(step, f"actions[{i}]", {"do", "action", "expect"})
         if step.get("do") != "step" or not isinstance(step.get("action"), str):
             raise ScenarioError(f"actions[{i}]: {{\"do\": \"step\", \"action\": TEXT}}")
         try:
@@ -146,7 +132,7 @@ def _where(game: Game, setup: dict[str, Any]) -> State:
                 raise ScenarioError(f"setup.{key}: only with setup.placement (a game "
                                     "already under way)")
         return s
-    s.round = _count(setup.get("round", 1), "setup.round", ROUNDS)
+    s.round = whole_number(setup.get("round", 1), "setup.round", ROUNDS)
     if s.round < 1:
         raise ScenarioError("setup.round: 1 to 5")
     s.first = setup.get("first", "p1")
@@ -172,7 +158,7 @@ def _where(game: Game, setup: dict[str, Any]) -> State:
         if not isinstance(tokens, dict):
             raise ScenarioError(f"setup.{key}: disk -> a count")
         for ref, n in tokens.items():
-            setattr(_disk(s, ref, f"setup.{key}"), key, _count(n, f"setup.{key}.{ref}", 30))
+            setattr(_disk(s, ref, f"setup.{key}"), key, whole_number(n, f"setup.{key}.{ref}", 30))
     for key in ("activated", "empowered"):
         for ref in _names(setup.get(key, []), f"setup.{key}", 200):
             d = _disk(s, ref, f"setup.{key}")
@@ -192,14 +178,14 @@ def _where(game: Game, setup: dict[str, Any]) -> State:
         s.sides[p].hand = list(cards)
     s.phase, s.active = CHOOSE, s.first
     if "resolving" in setup:
-        r = _obj(setup["resolving"], "setup.resolving", {"player", "card", "activations"})
+        r = section(setup["resolving"], "setup.resolving", {"player", "card", "activations"})
         p, card = r.get("player"), r.get("card")
         if p not in PLAYERS or not isinstance(card, str) or card not in s.sides[p].hand:
             raise ScenarioError("setup.resolving: a player and a command card in its hand")
         c = game.catalog.commands[card]
         s.sides[p].hand.remove(card)
         s.phase, s.active, s.order, s.revealed = RESOLVE, p, (p,), {p: card}
-        s.activations = _count(r.get("activations", c.activations),
+        s.activations = whole_number(r.get("activations", c.activations),
                                "setup.resolving.activations", 10)
         s.empower = c.empower
     return s

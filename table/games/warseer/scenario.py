@@ -13,6 +13,7 @@ from typing import Any
 
 from table.errors import NotationError, ScenarioError
 from table.quoting import quote
+from table.scenarios import section, whole_number
 
 from . import engine
 from .actions import parse
@@ -29,21 +30,6 @@ _SETUP = {"warbands", "decks", "opening", "turn", "active", "feats_left", "place
           "wounds", "armour", "hand", "feat_hand", "hall", "relics", "buildings"}
 
 
-def _obj(v: object, where: str, allowed: set[str]) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        raise ScenarioError(f"{where}: expected an object, got {quote(v)}")
-    extra = set(v) - allowed
-    if extra:
-        raise ScenarioError(f"{where}: unknown key(s) {sorted(map(str, extra))[:5]}")
-    return v
-
-
-def _count(v: object, where: str, hi: int = 99) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
-        raise ScenarioError(f"{where}: a whole number 0-{hi}, not {quote(v)}")
-    return v
-
-
 def _per_player(setup: dict[str, Any], key: str) -> dict[str, Any]:
     v = setup.get(key, {})
     if not isinstance(v, dict) or set(v) - set(PLAYERS):
@@ -55,7 +41,7 @@ def load(data: dict[str, Any], base: Catalog | None = None
          ) -> tuple[Game | None, State | None, list[Any], dict[str, str] | None]:
     """(game, state, actions, setup_error); ``base``: the catalog before the scenario's
     own entries (the user's, else the built-in one)."""
-    d = _obj(data, "scenario", _TOP)
+    d = section(data, "scenario", _TOP)
     catalog = base or Catalog.builtin()
     try:
         if "dice" in d:
@@ -70,7 +56,7 @@ def load(data: dict[str, Any], base: Catalog | None = None
         raise ScenarioError(str(e)) from None
     _notes(d.get("notes"))
     battlefield = _battlefield(d.get("battlefield"))
-    setup = _obj(d.get("setup"), "setup", _SETUP)
+    setup = section(d.get("setup"), "setup", _SETUP)
     wb = setup.get("warbands")
     if not isinstance(wb, dict) or set(wb) != set(PLAYERS) or not all(
             isinstance(v, list) and all(isinstance(n, str) for n in v) for v in wb.values()):
@@ -83,7 +69,7 @@ def load(data: dict[str, Any], base: Catalog | None = None
         raise ScenarioError(f"actions: a list of at most {MAX_ACTIONS} actions")
     actions = []
     for i, a in enumerate(acts):
-        a = _obj(a, f"actions[{i}]", {"do", "action", "expect"})
+        a = section(a, f"actions[{i}]", {"do", "action", "expect"})
         if "expect" in a and not isinstance(a["expect"], dict):
             raise ScenarioError(f"actions[{i}].expect: an object (the step's result and "
                                 "the state after it, as far as it names them)")
@@ -126,7 +112,7 @@ def _battlefield(v: object) -> Battlefield:
     (the battlefield file's shape), ``terrain`` sets hexes to a kind or to ``open``."""
     if v is None:
         return Battlefield.standard()
-    d = _obj(v, "battlefield", {"clear", "terrain_kinds", "terrain"})
+    d = section(v, "battlefield", {"clear", "terrain_kinds", "terrain"})
     doc = standard_document()
     if not isinstance(d.get("clear", False), bool):
         raise ScenarioError("battlefield.clear: true or false")
@@ -161,13 +147,13 @@ def _position(game: Game, setup: dict[str, Any]) -> State:
     placement = setup.get("placement")
     if placement is None and "turn" not in setup:
         return s  # the heroes deploy first
-    s.phase, s.turn = MAIN, _count(setup.get("turn", 1), "setup.turn", 999) or 1
+    s.phase, s.turn = MAIN, whole_number(setup.get("turn", 1), "setup.turn", 999) or 1
     active = setup.get("active", "p1")
     if active not in PLAYERS:
         raise ScenarioError(f"setup.active: p1 or p2, not {quote(active)}")
     s.active = active
     if "feats_left" in setup:
-        s.feats_left = _count(setup["feats_left"], "setup.feats_left",
+        s.feats_left = whole_number(setup["feats_left"], "setup.feats_left",
                               len(game.catalog.feats_deck()))
     placement = placement or {}
     if not isinstance(placement, dict):
@@ -190,10 +176,10 @@ def _position(game: Game, setup: dict[str, Any]) -> State:
         for ref, n in vals.items():
             if ref not in s.units:
                 raise ScenarioError(f"setup.{key}: no creature {quote(ref)}")
-            setattr(s.units[ref], key, _count(n, f"setup.{key}.{ref}"))
+            setattr(s.units[ref], key, whole_number(n, f"setup.{key}.{ref}"))
     for key in ("feat_hand", "hall"):
         for p, n in _per_player(setup, key).items():
-            setattr(s.sides[p], key, _count(n, f"setup.{key}.{p}"))
+            setattr(s.sides[p], key, whole_number(n, f"setup.{key}.{p}"))
     for p, cards in _per_player(setup, "relics").items():
         s.sides[p].relics = [_relic(game, c, p) for c in _names(cards, f"setup.relics.{p}")]
     for p, cards in _per_player(setup, "buildings").items():
@@ -224,7 +210,7 @@ def _deal(game: Game, s: State, p: str, hand: object) -> None:
                                     "counted)")
         side.hand = len(side.known)
     elif hand is not None:
-        side.hand = _count(hand, f"setup.hand.{p}")
+        side.hand = whole_number(hand, f"setup.hand.{p}")
     if side.hand > len(side.unseen):
         raise ScenarioError(f"setup.hand.{p}: {side.hand} cards in hand, but {p}'s deck "
                             f"has {len(side.unseen)} left out of play")

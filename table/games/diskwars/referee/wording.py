@@ -4,10 +4,10 @@ machine's language (logs, the API, typed actions)."""
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
+
+from table.wording import Names
 
 from ..actions import (
     D6,
@@ -29,36 +29,24 @@ from ..actions import (
     parse,
 )
 from ..catalog import Catalog
+from ..dice import LABELS as _FACE
 from ..game import Game
 
-_REF = re.compile(r"\bp[12]#\d+\b")
-_PLAYER = re.compile(r"\bp[12]\b(?!#)")
-_FACE = {"hit": "hit", "critical": "critical hit", "miss": "miss", "scatter": "scatter",
-         "chaos": "chaos"}
 
+class Words(Names):
+    """Names (``table.wording``) with Diskwars's sentences: a disk is its name, numbered
+    where a player has two ("Plaguebearers 2"), with its owner where it matters."""
 
-class Words:
     def __init__(self, names: Mapping[str, str], game: Game) -> None:
-        self.names = dict(names)
+        super().__init__(names, {p: a.disks for p, a in game.armies.items()})
         self.catalog: Catalog = game.catalog
-        self.disk_names: dict[str, str] = {}
-        for p, army in game.armies.items():
-            counts = Counter(army.disks)
-            seen: Counter[str] = Counter()
-            for i, name in enumerate(army.disks):
-                seen[name] += 1
-                self.disk_names[f"{p}#{i}"] = name if counts[name] == 1 \
-                    else f"{name} {seen[name]}"
-
-    def player(self, p: str) -> str:
-        return self.names.get(p, p)
 
     def disk(self, ref: str) -> str:
-        return f"{self.player(ref[:2])}'s {self.disk_names.get(ref, 'disk')}"
+        return self.piece(ref, owner=True)
 
     def short(self, ref: str) -> str:
         """The disk's own name, for its owner's lists."""
-        return self.disk_names.get(ref, "disk")
+        return self.piece(ref)
 
     def card(self, code: str) -> str:
         card = self.catalog.command(code)
@@ -100,10 +88,6 @@ class Words:
                 return f"{who}: {self.short(a.disk)} strikes {self.disk(a.target)}"
         return str(a)
 
-    def humanize(self, text: str) -> str:
-        text = _REF.sub(lambda m: self.disk(m.group(0)), text)
-        return _PLAYER.sub(lambda m: self.player(m.group(0)), text)
-
     def entry(self, entry: dict[str, Any]) -> dict[str, Any]:
         out = dict(entry)
         if entry.get("kind") == "action":
@@ -112,7 +96,7 @@ class Words:
 
     def correction(self, body: dict[str, Any]) -> str:
         disk = body.get("disk")
-        name = self.disk(disk) if isinstance(disk, str) and disk in self.disk_names \
+        name = self.disk(disk) if isinstance(disk, str) and disk in self.label \
             else "a disk"
         return f"{name} put {body.get('to')}"
 

@@ -9,14 +9,15 @@ output's ``results``; the state is left as it was)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from table import registry
-from table.errors import ScenarioError
+from table.errors import RulesError, ScenarioError
 from table.quoting import quote
 
-__all__ = ["ScenarioError", "compare", "run", "section", "step_differences", "whole_number"]
+__all__ = ["ScenarioError", "compare", "play_steps", "run", "section", "step_differences",
+           "whole_number"]
 
 
 def run(data: object, catalog: Any | None = None) -> dict[str, Any]:
@@ -90,3 +91,24 @@ def whole_number(v: object, where: str, hi: int = 99) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
         raise ScenarioError(f"{where}: a whole number 0-{hi}, not {quote(v)}")
     return v
+
+
+def play_steps(apply: Callable[[Any, Any], tuple[Any, Sequence[Any]]], state: Any,
+               actions: Sequence[Any], steps: Sequence[Mapping[str, Any]]
+               ) -> tuple[Any, list[dict[str, Any]]]:
+    """Play a scenario's actions in turn with a game's ``apply``: each result is
+    ``{"ok": true, "events": [...]}`` or ``{"ok": false, "error": code, "message": ...}``
+    (a refused action leaves the state as it was), with the state after it added where
+    its step carries an ``expect`` (``step_differences`` checks it). The last state and
+    the results."""
+    results: list[dict[str, Any]] = []
+    for step, a in zip(steps, actions, strict=True):
+        try:
+            state, events = apply(state, a)
+        except RulesError as e:
+            results.append({"ok": False, "error": e.code, "message": e.message})
+        else:
+            results.append({"ok": True, "events": [ev.to_dict() for ev in events]})
+        if "expect" in step:
+            results[-1]["state"] = state.to_dict()
+    return state, results

@@ -16,12 +16,12 @@ from typing import Any
 
 from table.errors import CatalogError, NotationError, ScenarioError
 from table.quoting import quote
-from table.scenarios import section, whole_number
+from table.scenarios import play_steps, section, whole_number
 
 from . import army, engine, scoring
 from .actions import parse
 from .catalog import FORMAT, Catalog, builtin, with_document
-from .errors import RulesError, SetupError
+from .errors import SetupError
 from .game import Game, make
 from .stack import circle, land
 from .state import CASUALTY, CHOOSE, FIELD, PLAYERS, RESERVE, RESOLVE, ROUNDS, State
@@ -202,15 +202,5 @@ def run(data: dict[str, Any], base: Catalog | None = None) -> dict[str, Any]:
     game, state, actions, setup_error = load(data, base)
     if setup_error is not None or game is None or state is None:
         return {"setup_error": setup_error}
-    results: list[dict[str, Any]] = []
-    steps = data.get("actions", [])
-    for i, a in enumerate(actions):
-        try:
-            state, events = engine.apply(state, a)
-        except RulesError as e:
-            results.append({"ok": False, "error": e.code, "message": e.message})
-        else:
-            results.append({"ok": True, "events": [ev.to_dict() for ev in events]})
-        if "expect" in steps[i]:
-            results[-1]["state"] = state.to_dict()
+    state, results = play_steps(engine.apply, state, actions, data.get("actions", []))
     return {"results": results, "state": state.to_dict(), "points": scoring.points(state)}

@@ -13,14 +13,14 @@ from typing import Any
 
 from table.errors import NotationError, ScenarioError
 from table.quoting import quote
-from table.scenarios import section, whole_number
+from table.scenarios import play_steps, section, whole_number
 
 from . import engine
 from .actions import parse
 from .battlefield import Battlefield, BattlefieldError, standard_document
 from .catalog import CATALOG_FORMAT, Catalog, CatalogError, read_dice
 from .damage import victory_points
-from .errors import RulesError, SetupError
+from .errors import SetupError
 from .game import Game
 from .state import FIELD, MAIN, PLAYERS, Relic, State
 
@@ -242,16 +242,6 @@ def run(data: dict[str, Any], base: Catalog | None = None) -> dict[str, Any]:
     game, state, actions, setup_error = load(data, base)
     if setup_error is not None or game is None or state is None:
         return {"setup_error": setup_error}
-    results: list[dict[str, Any]] = []
-    steps = data.get("actions", [])
-    for i, a in enumerate(actions):
-        try:
-            state, events = engine.apply(state, a)
-        except RulesError as e:
-            results.append({"ok": False, "error": e.code, "message": e.message})
-        else:
-            results.append({"ok": True, "events": [ev.to_dict() for ev in events]})
-        if "expect" in steps[i]:  # the step's expectation is checked against this
-            results[-1]["state"] = state.to_dict()
+    state, results = play_steps(engine.apply, state, actions, data.get("actions", []))
     return {"results": results, "state": state.to_dict(),
             "points": {p: victory_points(game, state, p) for p in PLAYERS}}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -338,8 +338,3 @@ def _placed(v: object, i: int, terrain: Mapping[str, TerrainKind],
 def builtin() -> Catalog:
     text = resources.files(__package__).joinpath("data/catalog.json").read_text("utf-8")
     return with_document(None, json.loads(text))
-
-
-def with_sizes(catalog: Catalog, **sizes: float) -> Catalog:
-    """The catalog with other diameters (tests, a user's disks of another print)."""
-    return replace(catalog, sizes=MappingProxyType({**catalog.sizes, **sizes}))

@@ -50,7 +50,6 @@ from .state import (
     MELEE,
     OVER,
     PLAYERS,
-    RESERVE,
     RESOLVE,
     ROUNDS,
     Disk,
@@ -578,12 +577,3 @@ def legal_actions(s: State) -> list[Action]:
                 if not d.empowered]
     out.append(Done(p))
     return out
-
-
-def disk_on(s: State, ref: str) -> Disk | None:
-    d = s.disks.get(ref)
-    return d if d is not None and d.place == FIELD else None
-
-
-__all__ = ["BEATS", "RESERVE", "apply", "awaiting_dice", "legal_actions", "new_state",
-           "resolution_order"]

@@ -40,9 +40,6 @@ class Zone:
         return within_square(c, corner, side) and self.y0 - 1e-6 <= c.y - c.radius \
             and c.y + c.radius <= self.y1 + 1e-6
 
-    def touches(self, c: Disc) -> bool:
-        return c.y + c.radius > self.y0 and c.y - c.radius < self.y1
-
 
 @dataclass(frozen=True)
 class Game:

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .game import Game
-from .geometry import Disc
 
 PLAYERS = ("p1", "p2")
 RESERVE, FIELD, CASUALTY = "reserve", "field", "casualty"
@@ -45,9 +44,6 @@ class Disk:
     wounds: int = 0
     activated: bool = False
     empowered: bool = False
-
-    def circle(self, diameter: float) -> Disc:
-        return Disc(self.x, self.y, diameter)
 
     def clone(self) -> Disk:
         new = _bare(Disk)

@@ -109,6 +109,8 @@ class Detection:
                     "framing": None if framed is None else framed.to_dict()},
             "cells": self.by_region("cell") if f.found else {},
             "zones": self.by_region("zone") if f.found else {},
+            # Free areas, where pieces stand anywhere (a battlefield, a meadow).
+            "areas": self.by_region("area") if f.found else {},
             "occluded": sorted(self.occluded),
             "timing_ms": {k: round(v, 2) for k, v in self.timing_ms.items()},
         }

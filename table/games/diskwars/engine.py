@@ -288,7 +288,7 @@ def _activating(s: State, a: Action, ref: str, from_reserve: bool = False) -> Di
     return d
 
 
-def _spend(s: State, d: Disk, ev: list[Event]) -> None:
+def _spend(s: State, d: Disk) -> None:
     d.activated = True
     s.activations -= 1
 
@@ -301,7 +301,7 @@ def _move(s: State, a: Move, ev: list[Event]) -> None:
     before = (d.x, d.y)
     land(s, d, a.x, a.y)
     moves.flipped(d, before, diameter(s, d))
-    _spend(s, d, ev)
+    _spend(s, d)
     pinned = pinned_by(s, d)
     ev.append(Event("moved", {"disk": d.ref, "from": list(before), "to": [a.x, a.y],
                               "pins": [b.ref for b in pinned]}))
@@ -329,14 +329,14 @@ def _reinforce(s: State, a: Reinforce, ev: list[Event]) -> None:
     if why:
         raise _refuse("placement", a, why)
     land(s, d, a.x, a.y)
-    _spend(s, d, ev)
+    _spend(s, d)
     ev.append(Event("reinforced", {"disk": d.ref, "at": [a.x, a.y]}))
     _after_landing(s, d, ev)
 
 
 def _hold(s: State, a: Hold, ev: list[Event]) -> None:
     d = _activating(s, a, a.disk)
-    _spend(s, d, ev)
+    _spend(s, d)
     ev.append(Event("held", {"disk": d.ref}))
     _maybe_finish(s, ev)
 
@@ -349,7 +349,7 @@ def _shoot(s: State, a: Shoot, ev: list[Event]) -> None:
         raise _refuse("target", a, why or "no such target")
     k = s.game.catalog.disk(d.name)
     assert k.ranged is not None
-    _spend(s, d, ev)
+    _spend(s, d)
     s.shot = Shot(a.player, d.ref, t.ref, combat.range_band(s, d, t),
                   combat.dice_at(s, d, t), strength_d6=k.ranged.strength is None)
     ev.append(Event("shoots", {"disk": d.ref, "target": t.ref, "band": s.shot.band,
@@ -362,7 +362,7 @@ def _cast(s: State, a: Cast, ev: list[Event]) -> None:
     why = combat.cast_refusal(s, d, t)
     if why or t is None:
         raise _refuse("target", a, why or "no such target")
-    _spend(s, d, ev)
+    _spend(s, d)
     ev.append(Event("casts", {"disk": d.ref, "target": t.ref}))
     combat.deal(s, t, s.game.catalog.disk(d.name).number("magic"), "arcane", ev)
     if not combat.eliminated(s, ev):

@@ -71,7 +71,8 @@ def _landing_refusal(s: State, d: Disk, x: float, y: float) -> str | None:
 def spots(s: State, d: Disk) -> list[tuple[float, float]]:
     """A few points where ``d`` may flip to now, in a stable order (random playouts;
     a person flips anywhere): straight flips in eight directions, and onto each enemy
-    within reach."""
+    within reach. ``d`` is on the battlefield and not pinned (the caller
+    knows which are, for all its disks at once)."""
     k = s.game.catalog.disk(d.name)
     size = diameter(s, d)
     out: list[tuple[float, float]] = []
@@ -80,8 +81,6 @@ def spots(s: State, d: Disk) -> list[tuple[float, float]]:
     for e in sorted(s.on_field(), key=lambda e: e.ref):
         if e.player != d.player:
             out.append((round(e.x, 1), round(e.y, 1)))
-    if d.place != FIELD or is_pinned(s, d):
-        return []
     return [p for p in dict.fromkeys(out) if _landing_refusal(s, d, *p) is None]
 
 

@@ -7,7 +7,7 @@ from table.system import DiceNeed, Prompt, choice, place_within
 from .. import engine
 from ..actions import Cast, Deployed, Done, Empower, First, Hold, Shoot, Strike
 from ..dice import D6, battle_die
-from ..stack import diameter, is_pinned
+from ..stack import diameter, pinned_refs
 from ..state import CHOOSE, DEPLOY, FIRST, INITIATIVE, MELEE, OVER, PLAYERS, State
 from .wording import Words
 
@@ -87,8 +87,9 @@ def prompt_for(words: Words, state: State) -> Prompt:
             if left else f"{who} resolves {card}")
     shapes = []
     if left:
+        pinned = pinned_refs(state)
         for d in sorted(state.on_field(p), key=lambda d: d.ref):
-            if d.activated or is_pinned(state, d):
+            if d.activated or d.ref in pinned:
                 continue
             k = state.game.catalog.disk(d.name)
             reach = k.movement * diameter(state, d)

@@ -11,7 +11,7 @@ from typing import Any
 from table.drawing import Board, Piece, Region, Zone, frame_of, rectangle
 
 from .. import scoring
-from ..stack import diameter, is_pinned
+from ..stack import diameter, pinned_refs
 from ..state import CASUALTY, FIELD, PLAYERS, RESERVE, ROUNDS, State
 from .wording import Words
 
@@ -38,10 +38,11 @@ def view(state: State, words: Words) -> dict[str, Any]:
                               f"{t.name} ({kw})" if kw else t.name, fill=_TERRAIN_FILL,
                               holds_pieces=False))
     pieces = []
+    pinned = pinned_refs(state)
     for d in sorted(state.disks.values(), key=lambda d: (d.level, d.ref)):
         k = g.catalog.disk(d.name)
         states = tuple(w for w, on in (("activated", d.activated),
-                                       ("pinned", d.place == FIELD and is_pinned(state, d)),
+                                       ("pinned", d.ref in pinned),
                                        ("empowered", d.empowered)) if on)
         detail = (f"{k.size} disk: attack {k.attack}, counter {k.counter}, toughness "
                   f"{k.toughness}, movement {k.movement}"

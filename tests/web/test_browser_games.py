@@ -182,3 +182,37 @@ def test_a_hidden_card_on_the_players_own_page(track_installed, tmp_path: Path, 
         for pg in (shared, mine):
             assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
     assert not blocked, blocked
+
+
+def test_a_tap_survives_the_screen_refreshing_under_the_finger(track_installed,
+                                                                tmp_path: Path) -> None:
+    """A snapshot arriving between a finger's press and release (a health tick, the
+    private page's own refresh) leaves the pressed button in place, so the tap counts."""
+    log = GameLog(tmp_path / "games.db")
+    session = Session.new(Setup.from_dict({
+        "system": "track", "names": {"p1": "Ann", "p2": "Bob"},
+        "forces": {"p1": ["Pawn"], "p2": ["Pawn"]}}), log)
+    key = session.issue_seat_key("p1")
+
+    def press_through_refresh(pg, button, refresh: str, answer: str) -> None:
+        box = button.bounding_box()
+        assert box is not None
+        pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        pg.mouse.down()
+        pg.evaluate(refresh)  # draws the page again from a fresh snapshot
+        with pg.expect_response(answer, timeout=5_000):
+            pg.mouse.up()
+
+    with served(session, log, (1280, 800), pages=2) as (url, (shared, mine), blocked):
+        shared.goto(url)
+        expect(shared.locator("#dice button[data-face]")).to_have_count(6)
+        press_through_refresh(shared, shared.locator('#dice button[data-face="1"]'),
+                              "refresh()", "**/api/command")
+        expect(shared.locator("#prompt")).to_contain_text("Ann: move a pawn 1")
+        session.command({"do": "action", "action": "p1 draw"})
+        mine.goto(f"{url}seat/{key}")
+        expect(mine.locator("#mine button[data-face]")).to_have_count(3)
+        press_through_refresh(mine, mine.locator('#mine button[data-face="L2a"]'),
+                              "load()", "**/command")
+        expect(mine.locator("#mine")).to_contain_text("Your luck card: +2")
+    assert not blocked, blocked

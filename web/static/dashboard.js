@@ -15,6 +15,15 @@ let undoArmed = null; // the undo waiting for its second press: [label, timer]
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g,
   (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+// A card is redrawn only when its markup changed: the server pushes a snapshot for every
+// event (a health tick too), and a button replaced between a finger's press and release
+// takes no click, so an unchanged card keeps the very elements under the finger.
+const drawn = new WeakMap();
+function setHTML(el, html) {
+  if (drawn.get(el) === html) return;
+  drawn.set(el, html);
+  el.innerHTML = html;
+}
 // Colours go into SVG attributes: only #rrggbb ever does (the server checks too).
 const safeColor = (c) => (/^#[0-9a-fA-F]{6}$/.test(c) ? c : "#888888");
 
@@ -157,24 +166,24 @@ function renderPrompt() {
 function renderBanners() {
   const d = $("desync");
   if (snap.desync && snap.desync.length) {
-    d.innerHTML = "The board does not match the game: " +
+    setHTML(d, "The board does not match the game: " +
       snap.desync.map((l) => `<div class="problem">${esc(l)}</div>`).join("") +
       `<button data-board-ok title="staff: the pieces are right, the camera misreads them">` +
-      "The board is right: overrule the camera</button>";
+      "The board is right: overrule the camera</button>");
     d.hidden = false;
   } else d.hidden = true;
   const c = $("confirm");
   if (snap.confirm && snap.confirm.length && snap.confirm_question) {
     // A measurement too close to call: the players look and say.
-    c.innerHTML = `${esc(snap.confirm_question)} ` +
+    setHTML(c, `${esc(snap.confirm_question)} ` +
       (snap.confirm_labels || snap.confirm).map((opt, i) =>
         `<button data-choose="${i}">Yes: ${esc(opt.join("; then "))}</button>`).join("") +
-      `<button data-choose="no">No: it is not</button>`;
+      `<button data-choose="no">No: it is not</button>`);
     c.hidden = false;
   } else if (snap.confirm && snap.confirm.length) {
-    c.innerHTML = "The camera saw a move with several readings. Which one happened? " +
+    setHTML(c, "The camera saw a move with several readings. Which one happened? " +
       (snap.confirm_labels || snap.confirm).map((opt, i) =>
-        `<button data-choose="${i}">${esc(opt.join("; then "))}</button>`).join("");
+        `<button data-choose="${i}">${esc(opt.join("; then "))}</button>`).join(""));
     c.hidden = false;
   } else c.hidden = true;
 }
@@ -189,18 +198,18 @@ function renderCameraStats() {
       (c.detect_ms_median != null ? `, ${Number(c.detect_ms_median)} ms per frame (median)`
         : "") + "</p>");
   }
-  $("camera-stats").innerHTML = parts.join("") || "<p>No camera on this table.</p>";
+  setHTML($("camera-stats"), parts.join("") || "<p>No camera on this table.</p>");
 }
 
 function renderHealth() {
   renderCameraStats();
   const h = snap.health || {};
-  $("health").innerHTML = ["camera", "box"].map((part) => {
+  setHTML($("health"), ["camera", "box"].map((part) => {
     const x = h[part];
     if (!x) return `<span class="pill">${part}: none</span>`;
     return `<span class="pill ${x.ok ? "ok" : "bad"}" title="${esc(x.message)}">` +
       `${part}: ${x.ok ? "ok" : esc(x.message)}</span>`;
-  }).join("");
+  }).join(""));
 }
 
 // The regions and pieces the current choices involve: what a click can pick.
@@ -340,7 +349,7 @@ function renderBoard() {
   out += ringsOf(snap.prompt.rings || {}, k);
   out += shapesOf(snap.prompt.shapes || [], k, b.frame);
   svg.setAttribute("viewBox", b.frame.join(" "));
-  svg.innerHTML = out;
+  setHTML(svg, out);
 }
 
 // Choices by their shape (a piece put anywhere in a circle): the circle drawn over the
@@ -509,7 +518,7 @@ function renderCellInfo() {
     const zone = snap.board.zones.find((z) => z.id === piece.zone);
     html = `<h2>${esc(zone ? zone.label : "off the board")}</h2><p>${describePiece(piece)}</p>`;
   }
-  el.innerHTML = html + `<button type="button" data-unpick>Close</button>`;
+  setHTML(el, html + `<button type="button" data-unpick>Close</button>`);
   el.hidden = false;
 }
 
@@ -517,7 +526,7 @@ function renderZones() {
   const zones = snap.board.zones;
   const el = $("zones");
   el.hidden = !zones.length;
-  el.innerHTML = ["p1", "p2"].map((p) => {
+  setHTML(el, ["p1", "p2"].map((p) => {
     const list = (z) => pieces().filter((m) => m.player === p && m.zone === z)
       .map((m) => `<button type="button" class="chip ${esc(p)}` +
         `${selected && selected.piece === m.ref ? " picked" : ""}" data-pick="${esc(m.ref)}">` +
@@ -525,25 +534,25 @@ function renderZones() {
       .join(" ") || "—";
     return `<div><b class="${esc(p)}">${playerName(p)}</b>` + zones.map((z) =>
       `<div class="zone">${esc(z.label)}: ${list(z.id)}</div>`).join("") + "</div>";
-  }).join("");
+  }).join(""));
 }
 
 function renderScore() {
   const s = snap.score;
   const el = $("score");
   el.hidden = !s || !s.players;
-  if (el.hidden) { el.innerHTML = ""; return; }
+  if (el.hidden) { setHTML(el, ""); return; }
   const track = (p, v) => v.of && v.of <= 12 ? `<div class="track ${esc(p)}" ` +
     `aria-label="${playerName(p)}: ${Number(v.value)} ${esc(v.label)} of ${Number(v.of)}">` +
     Array.from({ length: v.of }, (_, i) =>
       `<span class="${i < v.value ? "won" : ""}"></span>`).join("") + "</div>" : "";
-  el.innerHTML = `<h2>${esc(s.title || "Score")}</h2>` +
+  setHTML(el, `<h2>${esc(s.title || "Score")}</h2>` +
     Object.entries(s.players).map(([p, v]) => `<div><b class="${esc(p)}">${playerName(p)}` +
       `</b> <span class="big" data-score="${esc(p)}">${Number(v.value)}</span>` +
       `${v.of ? ` / ${Number(v.of)}` : ""} <small>${esc(v.label)}</small>${track(p, v)}</div>`)
       .join("") +
     (s.lines || []).map((l) => `<div>${esc(l)}</div>`).join("") +
-    (s.winner ? `<div class="big" id="winner">${playerName(s.winner)} wins!</div>` : "");
+    (s.winner ? `<div class="big" id="winner">${playerName(s.winner)} wins!</div>` : ""));
 }
 
 // Dice: each need offers its die's faces. One die a player rolls alone (initiative) is
@@ -552,7 +561,7 @@ function renderDice() {
   const p = snap.prompt;
   const el = $("dice");
   el.hidden = !p.dice.length;
-  if (!p.dice.length) { el.innerHTML = ""; faces = []; return; }
+  if (!p.dice.length) { setHTML(el, ""); faces = []; return; }
   let html = "<h2>Dice</h2>";
   const how = boxOk() ? "roll on the table box, or enter the roll here"
     : "no table box: enter the roll here";
@@ -581,19 +590,19 @@ function renderDice() {
         "<button data-clear-faces>Clear</button></div>";
     }
   }
-  el.innerHTML = html;
+  setHTML(el, html);
 }
 
 // A step's own card (a fight's damage to assign): rows of action buttons.
 function renderPanel() {
   const panel = snap.prompt.panel;
   const el = $("combat");
-  if (!panel) { el.innerHTML = ""; el.hidden = true; return; }
+  if (!panel) { setHTML(el, ""); el.hidden = true; return; }
   el.hidden = false;
-  el.innerHTML = `<h2>${esc(panel.title)}</h2>` + (panel.text ? `<div>${esc(panel.text)}</div>` : "") +
+  setHTML(el, `<h2>${esc(panel.title)}</h2>` + (panel.text ? `<div>${esc(panel.text)}</div>` : "") +
     panel.rows.map((row) => `<div class="target"><b>${esc(row.label)}</b><br>` +
       row.buttons.map((b) => `<button data-action="${esc(b.action)}" title="${esc(b.title || "")}">` +
-        `${esc(b.label)}</button>`).join("") + "</div>").join("");
+        `${esc(b.label)}</button>`).join("") + "</div>").join(""));
 }
 
 function renderOptions() {
@@ -603,7 +612,7 @@ function renderOptions() {
     html += `<p>${snap.score.winner ? playerName(snap.score.winner) + " won." : ""}</p>` +
       `<button data-new-game class="ready">New game: same players and ${esc(tableWords().force_word)}s</button>` +
       ` <button data-tab-go="setup">Other players or ${esc(tableWords().force_word)}s…</button>`;
-    $("options").innerHTML = html;
+    setHTML($("options"), html);
     $("options").hidden = false;
     return;
   }
@@ -639,16 +648,16 @@ function renderOptions() {
     html += `<p class="shape-hint">To move ${esc(names.join(", "))}: tap it on the board ` +
       "to see where it may go, then tap there (or set it there for the camera)</p>";
   }
-  $("options").innerHTML = html;
+  setHTML($("options"), html);
   // Nothing to choose here (initiative: the dice card asks): no empty card.
   $("options").hidden = !shown.length && !shapes.length && !p.proposal && !selected;
 }
 
 function renderHistory() {
-  $("history").innerHTML = snap.history.slice().reverse()
+  setHTML($("history"), snap.history.slice().reverse()
     .filter((h) => h.text).slice(0, 80).map((h) =>
       `<li data-kind="${esc(h.kind)}"><b>${esc(h.kind)}</b> ${esc(h.text)}` +
-      `<span class="src">${esc(h.source || "")}</span></li>`).join("");
+      `<span class="src">${esc(h.source || "")}</span></li>`).join(""));
   // The correction form picks a piece by name (its value is the id the API takes).
   const pickMini = $("correct-piece");
   const where = (m) => m.region || (snap.board.zones.find((z) => z.id === m.zone) || {}).label
@@ -823,9 +832,9 @@ async function loadCatalog() {
   const g = chosenGame();
   const cat = await fetch(`/api/catalog?game=${encodeURIComponent(g.name)}`)
     .then((r) => r.json());
-  $("catalog").innerHTML = cat.map((m) => `<li><button type="button" data-add="${esc(m.name)}" ` +
+  setHTML($("catalog"), cat.map((m) => `<li><button type="button" data-add="${esc(m.name)}" ` +
     `aria-label="add ${esc(m.name)} (cost ${Number(m.cost)}) to the chosen ${esc(g.force_word)}">` +
-    `${esc(m.name)} (${Number(m.cost)})</button></li>`).join("");
+    `${esc(m.name)} (${Number(m.cost)})</button></li>`).join(""));
 }
 
 async function loadSystems() {
@@ -834,8 +843,8 @@ async function loadSystems() {
   // The game on the table, until a person picks another one for the next game.
   const now = (sel.dataset.picked && sel.value) || (snap && snap.setup.system) ||
     (systems[0] || {}).name;
-  sel.innerHTML = systems.map((g) => `<option value="${esc(g.name)}">${esc(g.title)}</option>`)
-    .join("");
+  setHTML(sel, systems.map((g) => `<option value="${esc(g.name)}">${esc(g.title)}</option>`)
+    .join(""));
   if (systems.some((g) => g.name === now)) sel.value = now;
   $("system-row").hidden = systems.length < 2;  // one game installed: nothing to choose
   setupWords();
@@ -857,17 +866,17 @@ async function loadSetup() {
     loadSystems()]);
   await loadCatalog();
   $("camera-spec").value = dev.camera;
-  $("port").innerHTML = [{ device: "none", description: "no table box" }, ...dev.ports]
+  setHTML($("port"), [{ device: "none", description: "no table box" }, ...dev.ports]
     .map((p) => `<option value="${esc(p.device)}" ${p.device === dev.port ? "selected" : ""}>` +
-      `${esc(p.device)}${p.description ? " — " + esc(p.description) : ""}</option>`).join("");
+      `${esc(p.device)}${p.description ? " — " + esc(p.description) : ""}</option>`).join(""));
   const title = (name) => (systems.find((g) => g.name === name) || { title: name || "" }).title;
-  $("games").innerHTML = games.map((g) => {
+  setHTML($("games"), games.map((g) => {
     const names = g.names ? `${esc(g.names.p1)} vs ${esc(g.names.p2)}` : "";
     const current = snap && g.id === snap.game_id;
     return `<li>game ${Number(g.id)} · ${esc(title(g.game))} · ${names} · ${esc(g.status)} · ` +
       `${Number(g.entries)} entries ` + (current ? "<b>(on the table)</b>" :
         `<button data-resume="${Number(g.id)}">Resume game ${Number(g.id)}</button>`) + "</li>";
-  }).join("") || "<li>no games yet</li>";
+  }).join("") || "<li>no games yet</li>");
 }
 
 $("system").addEventListener("change", () => {

@@ -8,13 +8,21 @@ const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({
   "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 let busy = false;
+// A card is redrawn only when its markup changed: the page refreshes every few seconds,
+// and a button replaced between a finger's press and release takes no click.
+const drawn = new WeakMap();
+function setHTML(el, html) {
+  if (drawn.get(el) === html) return;
+  drawn.set(el, html);
+  el.innerHTML = html;
+}
 let seat = null; // "p1" or "p2", as the page's data says
 
 async function load() {
   const r = await fetch(`/api/seat/${encodeURIComponent(key)}`);
   const d = await r.json().catch(() => ({}));
   if (!r.ok) {
-    $("mine").innerHTML = `<p>${esc(d.error || "this page is not available")}</p>`;
+    setHTML($("mine"), `<p>${esc(d.error || "this page is not available")}</p>`);
     return;
   }
   render(d);
@@ -47,14 +55,14 @@ function render(d) {
           `data-face="${esc(f.code)}">${esc(f.label)}</button>`).join("");
     }
   }
-  $("mine").innerHTML = html;
+  setHTML($("mine"), html);
   // Colours through the DOM, not inline attributes: the page's CSP allows no inline style.
   document.querySelectorAll(".hand .luck").forEach((el) => { el.style.color = d.color; });
   const s = d.score || {};
-  $("score").innerHTML = `<h2>${esc(s.title || "Score")}</h2>` +
+  setHTML($("score"), `<h2>${esc(s.title || "Score")}</h2>` +
     Object.entries(s.players || {}).map(([seat, v]) =>
       `<div>${esc(d.names[seat] || seat)}: <b>${Number(v.value)}</b> ${esc(v.label || "")}</div>`)
-      .join("") + (s.lines || []).map((l) => `<div>${esc(l)}</div>`).join("");
+      .join("") + (s.lines || []).map((l) => `<div>${esc(l)}</div>`).join(""));
 }
 
 async function send(cmd) {

@@ -119,7 +119,7 @@ class TableBox:
         self.stats = {"openings": 0, "delivered": 0, "duplicates": 0, "out_of_order": 0,
                       "bad_frames": 0, "bad_messages": 0, "reboots": 0, "skipped": 0,
                       "stale_rolls": 0, "lost_in_reboots": 0, "lost_presses": 0,
-                      "lost_count_went_back": 0}
+                      "lost_count_went_back": 0, "journal_steps_back": 0}
         self.last_reason = ""  # why the link is down, for people (CLI, dashboard)
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
@@ -344,7 +344,14 @@ class TableBox:
                 # ended the old boot): the numbers between the last event we delivered
                 # and where the new boot started are exactly the events that died.
                 lost = P.seq_gap(self.last_seq, msg.acked)
-                if lost is None:
+                behind = P.seq_gap(msg.acked, self.last_seq) if lost is None else None
+                if behind is not None and behind <= P.JOURNAL_LAG:
+                    # A restart before the journal caught up with events we heard: the
+                    # new boot numbers them again (its boot id tells them apart), and
+                    # nothing it knew of died.
+                    lost = 0
+                    self.stats["journal_steps_back"] += 1
+                elif lost is None:
                     why = "the box's numbering went back (its memory was erased?)"
             if lost is None or self.box_id != msg.box_id:
                 self.lost_total = None  # another box's count: a new baseline

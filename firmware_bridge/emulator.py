@@ -35,16 +35,22 @@ def build(build_dir: Path | None = None) -> tuple[Path, Path]:
 
 
 class Emulator:
-    """One emulated box. ``port`` is the pty path; call ``run()`` after opening it."""
+    """One emulated box. ``port`` is the pty path; call ``run()`` after opening it.
+    ``eeprom_ms``: how long the chip takes to write one EEPROM byte (the ATmega328P's
+    3.4 ms by default; simavr alone writes at once, which would hide what a journal
+    write costs)."""
 
-    def __init__(self, speed: float = 1.0, build_dir: Path | None = None) -> None:
+    def __init__(self, speed: float = 1.0, build_dir: Path | None = None,
+                 eeprom_ms: float = 3.4) -> None:
         elf, harness = build(build_dir)
-        self.proc = subprocess.Popen([str(harness), str(elf), "--speed", str(speed)],
+        self.proc = subprocess.Popen([str(harness), str(elf), "--speed", str(speed),
+                                      "--eeprom-ms", str(eeprom_ms)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, bufsize=1)
         self.port = ""
         self.lines: list[str] = []
         self.taps = 0
+        self._idles = 0
         self.pressed_at: dict[int, float] = {}  # tap number -> monotonic seconds
         self._cv = threading.Condition()
         deadline = time.monotonic() + 10
@@ -110,6 +116,13 @@ class Emulator:
     def burst(self, count: int, hold_ms: int = 10, gap_ms: int = 10) -> None:
         """``count`` times, the eight non-roll buttons pressed together (load test)."""
         self._send(f"BURST {count} {hold_ms} {gap_ms}")
+
+    def idle(self, ms: int, timeout: float = 10.0) -> bool:
+        """Wait until ``ms`` of the MCU's own time have passed after the taps queued
+        (a starved simulation runs behind the wall clock, so a sleep would not do)."""
+        self._idles += 1
+        self._send(f"IDLE {ms}")
+        return self.wait_line(f"IDLED {self._idles}", timeout) is not None
 
     def reset(self) -> None:
         """The reset pin: RAM kept, EEPROM kept."""

@@ -15,6 +15,9 @@ PROTOCOL_VERSION = 3
 MAX_FRAME = 96  # bytes, including "*CRC\n"
 BUTTONS = ("roll", "ready", "shift", "strike", "undo")
 MAX_SIDES = 250
+# A box sends events ahead of its EEPROM journal by at most this many numbers, so a
+# restart may number again from up to this far behind the last number the host heard.
+JOURNAL_LAG = 32
 
 
 def max_dice(sides: int) -> int:

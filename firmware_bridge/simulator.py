@@ -1,4 +1,4 @@
-"""A table box simulated in Python, speaking protocol 2 on a pty: the embedded default
+"""A table box simulated in Python, speaking protocol 3 on a pty: the embedded default
 when no box is attached (``tablesight demo``), and a second, independent implementation
 of the protocol that the bridge's tests run against (the real firmware in simavr is the
 other). It shares no code with the host's ``protocol`` module: its framing, CRC and
@@ -22,11 +22,12 @@ from collections import deque
 from dataclasses import dataclass
 
 PROTOCOL = 3
-FIRMWARE = "sim-3.0.0"
+FIRMWARE = "sim-3.1.0"
 BUTTON_NAMES = ("roll", "ready", "shift", "strike", "undo")
 # The most dice one roll may hold, by the die's sides (PROTOCOL.md's table).
 MOST_DICE = ((8, 24), (16, 17), (32, 16), (64, 13), (128, 11), (250, 10))
 LINE_MAX = 96
+JOURNAL_LAG = 32  # the most numbers sent ahead of the saved journal
 
 
 def _crc(data: bytes) -> int:
@@ -85,17 +86,21 @@ class _Event:
 
 
 class BoxSimulator:
-    def __init__(self, queue_size: int = 32, heartbeat_s: float = 0.5,
-                 retransmit_s: float = 0.06) -> None:
+    def __init__(self, queue_size: int = 40, heartbeat_s: float = 0.5,
+                 retransmit_s: float = 0.06, journal_s: float = 0.034) -> None:
         self.queue_size = queue_size
         self.heartbeat_s = heartbeat_s
         self.retransmit_s = retransmit_s
+        self.journal_s = journal_s  # one journal record's EEPROM write (10 bytes)
         self.boot_id = secrets.token_hex(4).upper()
         # What the firmware keeps in EEPROM (its journal): the box's id, where the
-        # numbering stands and the presses ever lost to a full queue. Written before an
-        # event is sent, so every restart, a power cut included, goes on from it.
+        # numbering stands and the presses ever lost to a full queue. A record follows
+        # the events in the background (``journal_s`` each): a restart goes on from the
+        # last whole one, and events are sent at most JOURNAL_LAG numbers ahead of it.
         self.box_id = secrets.token_hex(4).upper()
         self.next_seq = 1
+        self.saved = (1, 0)  # (next_seq, lost) as the last whole record has them
+        self._writing: tuple[tuple[int, int], float] | None = None  # record, done at
         self.acked = 0
         self.queue: deque[_Event] = deque()
         self.sent = 0
@@ -118,23 +123,27 @@ class BoxSimulator:
         if player not in ("p1", "p2") or button not in BUTTON_NAMES:
             raise ValueError(f"no button {player} {button}")
         with self._lock:
-            if not self._push(f"BTN {player} {button}"):
+            # A roll press is its BTN and its ROLL: both fit in the queue or neither.
+            if len(self.queue) + (2 if button == "roll" else 1) > self.queue_size:
                 self.lost = (self.lost + 1) % 2**32
                 return
+            self._push(f"BTN {player} {button}")
             if button == "roll":
                 sides, n = self.armed.pop(player, (6, 1))
-                if not self._push(f"ROLL - d{sides} {player} {self._faces(sides, n)}"):
-                    self.lost = (self.lost + 1) % 2**32
+                self._push(f"ROLL - d{sides} {player} {self._faces(sides, n)}")
 
     def reboot(self, power_cut: bool = False, erase: bool = False) -> None:
-        """Lose RAM like the real box: the queue, what was armed, the boot id. The
-        journal survives a reset and a power cut alike (``power_cut`` is accepted for
-        the tests' sake: to this box they are the same); ``erase`` loses it too (a
-        re-flash, or to the host another box)."""
+        """Lose RAM like the real box: the queue, what was armed, the boot id, and a
+        journal record not yet whole (a reset and a power cut alike end it: the record
+        is written byte by byte, so either leaves it torn; ``power_cut`` is accepted for
+        the tests' sake). Numbering and the lost count go on from the last whole record;
+        ``erase`` loses the journal too (a re-flash, or to the host another box)."""
         with self._lock:
             if erase:
                 self.box_id = secrets.token_hex(4).upper()
-                self.next_seq, self.lost = 1, 0
+                self.saved = (1, 0)
+            self.next_seq, self.lost = self.saved
+            self._writing = None
             self.boot_id = secrets.token_hex(4).upper()
             self.acked = self.next_seq - 1  # numbering goes on: nothing of it is pending
             self.sent = 0
@@ -142,9 +151,36 @@ class BoxSimulator:
             self.armed.clear()
             self._write(self._hello())
 
+    def settle(self, timeout: float = 2.0) -> None:
+        """Wait until the journal holds where the box stands (a test's power cut then
+        loses nothing but the queue)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self._lock:
+                if self.saved == (self.next_seq, self.lost):
+                    return
+            time.sleep(0.005)
+
     def _hello(self) -> str:
+        # Only the saved lost count is ever reported: one still in RAM could be lost to
+        # a power cut, and the next count would go back.
         return (f"HELLO {PROTOCOL} {FIRMWARE} {self.boot_id} {self.next_seq} {self.acked} "
-                f"{self.box_id} {self.lost}")
+                f"{self.box_id} {self.saved[1]}")
+
+    def _journal(self, now: float) -> None:
+        """The EEPROM journal's background writer: one record at a time, each carrying
+        where the box stood when it began."""
+        if self._writing and now >= self._writing[1]:
+            self.saved, self._writing = self._writing[0], None
+        if not self._writing and self.saved != (self.next_seq, self.lost):
+            self._writing = ((self.next_seq, self.lost), now + self.journal_s)
+
+    def _sendable(self, seq: int) -> bool:
+        """Sent at once, unless the journal is JOURNAL_LAG numbers behind it."""
+        behind = (seq - self.saved[0]) % 0x10000
+        if seq < self.saved[0]:
+            behind -= 1  # the numbering skips 0
+        return behind >= 0x8000 or behind < JOURNAL_LAG
 
     # -- lifecycle --------------------------------------------------------------------
     def start(self) -> BoxSimulator:
@@ -219,8 +255,9 @@ class BoxSimulator:
                     last_hb = now
                     up = int((now - self._start) * 1000)
                     self._write(f"HB {self.boot_id} {up} {self.acked} {len(self.queue)} "
-                                f"{self.next_seq} {self.lost}")
-                while self.sent < len(self.queue):
+                                f"{self.next_seq} {self.saved[1]}")
+                self._journal(now)
+                while self.sent < len(self.queue) and self._sendable(self.queue[self.sent].seq):
                     self._write(self.queue[self.sent].body)
                     if self.sent == 0:
                         last_send = now

@@ -160,8 +160,10 @@ def bench_device(presses: int = 300, burst_cycles: int = 200) -> dict[str, Any]:
     from firmware_bridge.bridge import TableBox
     from firmware_bridge.emulator import Emulator
 
-    out: dict[str, Any] = {"baud": 115200, "emulation": "simavr, throttled to real time"}
-    with Emulator(speed=1) as emu:
+    eeprom_ms = 3.4  # the ATmega328P's EEPROM write per byte, modelled by the harness
+    out: dict[str, Any] = {"baud": 115200, "emulation": "simavr, throttled to real time",
+                           "eeprom_ms_per_byte": eeprom_ms}
+    with Emulator(speed=1, eeprom_ms=eeprom_ms) as emu:
         box = TableBox(emu.port).start()
         _time.sleep(0.3)
         emu.run()

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from firmware_bridge.protocol import max_dice
 from table import registry
 from table.errors import ActionRefused, CommandRefused, NotationError
 from table.session import GameLog, Session, Setup
@@ -97,6 +98,11 @@ def test_random_games_end_and_every_step_keeps_the_contract(game: str, seed: int
             back = ref.parse_action(str(a))
             assert str(back) == str(a) and back == a, f"{str(a)!r} does not read back"
         assert len(set(map(str, legal))) == len(legal), "an action is listed twice"
+        for need in ref.dice_needed(state):
+            # The table box never splits a roll (PROTOCOL.md): a step's dice fit one.
+            if need.die is not None:
+                assert need.n <= max_dice(need.die.sides), \
+                    f"{need.n} d{need.die.sides} at once: more than one box roll holds"
         action, _ = decision(ref, state, rng)
         try:
             new, events = ref.apply(state, action)

@@ -9,7 +9,7 @@ import pytest
 from firmware_bridge.bridge import DeviceError
 from firmware_bridge.fairness import chi_square
 
-from .conftest import wait_kind
+from .conftest import connected_box, wait_kind
 
 
 def test_handshake_buttons_and_order(backend, box):
@@ -67,6 +67,7 @@ def test_reboot_is_noticed_and_numbering_goes_on(backend, box, power_cut):
     backend.press("p1", "ready")
     first = wait_kind(box, "button", 5)
     old_boot = box.boot_id
+    backend.settle()  # the journal has the press (within 70 ms of it on a real chip)
     backend.reboot(power_cut=power_cut)
     ev = wait_kind(box, ("connected", "lost_events"), 5)
     assert ev is not None and ev.kind == "connected", ev
@@ -238,6 +239,7 @@ def test_a_reboot_with_presses_undelivered_reports_how_many(backend, power_cut):
         time.sleep(0.3)
         for _ in range(5):
             backend.press("p2", "shift")
+        backend.settle()
         backend.reboot(power_cut=power_cut)
         time.sleep(0.3)
         backend.press("p1", "undo")  # after the restart: delivered
@@ -246,6 +248,51 @@ def test_a_reboot_with_presses_undelivered_reports_how_many(backend, power_cut):
         assert "restarted" in lost.detail["reason"]
         after = wait_kind(box, "button", 5)
         assert (after.player, after.button) == ("p1", "undo")
+
+
+@pytest.mark.parametrize("power_cut", [False, True], ids=["reset", "power cut"])
+def test_a_restart_before_the_journal_caught_up_numbers_again(slow_journal_backend,
+                                                              power_cut):
+    """Events go out at once and the journal follows: a restart before it held the
+    numbers the host heard makes the new boot number them again. The host takes that
+    step back as such (the boot id tells the new events from the old): no loss is
+    reported, nothing is dropped as a duplicate, nothing is called uncountable."""
+    backend = slow_journal_backend
+    box = connected_box(backend)
+    try:
+        backend.press("p1", "ready")
+        first = wait_kind(box, "button", 5)
+        backend.reboot(power_cut=power_cut)  # the journal's record is a second away
+        ev = wait_kind(box, ("connected", "lost_events"), 10)
+        assert ev is not None and ev.kind == "connected" and ev.detail["rebooted"], ev
+        assert ev.seq == first.seq - 1  # the new boot's acked: where its journal stood
+        backend.press("p2", "strike")
+        after = wait_kind(box, "button", 5)
+        assert (after.player, after.button, after.seq) == ("p2", "strike", first.seq)
+        assert box.stats["journal_steps_back"] == 1 and box.stats["duplicates"] == 0
+        assert box.stats["lost_in_reboots"] == 0
+    finally:
+        box.stop()
+
+
+def test_a_press_during_a_burst_of_host_lines_is_seen():
+    """The firmware samples its buttons in the 1 ms timer interrupt, not between host
+    lines: a burst of lines kept the main loop busy for longer than a short press, and
+    the press was never seen. Here the burst is the host's HELLO? piled up over a long
+    boot (an EEPROM fifteen times slower than the chip's: 50 ms a byte), and the press
+    comes as the box answers them."""
+    from .conftest import EmuBackend
+
+    backend = EmuBackend(eeprom_ms=50)
+    try:
+        box = connected_box(backend)
+        try:
+            backend.press("p1", "ready")
+            assert wait_kind(box, "button", 5, player="p1", button="ready")
+        finally:
+            box.stop()
+    finally:
+        backend.close()
 
 
 def test_a_box_whose_memory_was_erased_is_not_taken_for_the_old_one(backend, box):
@@ -283,6 +330,30 @@ def test_presses_beyond_a_full_queue_are_counted_and_reported(backend):
                 reported += ev.detail["count"]
         assert got + reported == 50 and got >= 30 and reported >= 10, (got, reported)
         assert box.stats["lost_presses"] == reported
+
+
+def test_a_roll_press_needs_room_for_its_dice_too(backend):
+    """A roll press is two events, its BTN and its ROLL: with one place left in the
+    queue (40) the press is lost whole and counted, never a roll button without dice;
+    a press of another button still takes that place."""
+    with relayed(backend, heartbeat_timeout=0.8) as (relay, box):
+        time.sleep(0.2)  # the first press's ACK is in: the queue is empty
+        relay.unplug(5.0)
+        time.sleep(0.3)
+        for _ in range(39):
+            backend.press("p1", "shift")
+        backend.press("p2", "roll")  # one place left: lost, counted
+        backend.press("p2", "undo")  # fits
+        got: list[tuple[str, str]] = []
+        reported = 0
+        deadline = time.monotonic() + 15
+        while len(got) + reported < 41 and time.monotonic() < deadline:
+            ev = wait_kind(box, ("button", "roll", "lost_events"), 0.5)
+            if ev is not None and ev.kind == "lost_events":
+                reported += ev.detail["count"]
+            elif ev is not None:
+                got.append((ev.kind, ev.button or ""))
+        assert reported == 1 and got == [("button", "shift")] * 39 + [("button", "undo")]
 
 
 def test_every_frame_the_box_sends_keeps_the_framing_rules(backend):

@@ -1,8 +1,12 @@
 /* Runs the real table box firmware (.elf) in simavr. UART0 appears on a pty (simavr's
  * uart_pty part); buttons and resets are driven from stdin.
  *
- *   tablebox-sim FIRMWARE.elf [--speed X]      X: 1 = real time (default), 0 = as fast
- *                                              as possible, 4 = four times real time
+ *   tablebox-sim FIRMWARE.elf [--speed X] [--eeprom-ms MS]
+ *          X: 1 = real time (default), 0 = as fast as possible, 4 = four times real time
+ *          MS: how long one EEPROM byte takes to write (default 3.4, the ATmega328P's
+ *          datasheet time). simavr itself writes at once and reports the EEPROM ready at
+ *          once; the chip is busy for milliseconds, so the harness keeps EECR's EEPE bit
+ *          set that long after each write. 0: simavr's instant writes.
  * stdout:  "PTY /dev/pts/N"  once the port exists (use this path: the /tmp symlink that
  *          uart_pty also makes is shared between parallel runs), then "RUNNING",
  *          "LED <hex>" whenever the lights change, "PRESSED <n> <ns>" when tap n goes
@@ -17,6 +21,9 @@
  *          POWERCUT              cut the power and restore it (RAM garbled, EEPROM kept)
  *          ERASE                 erase the EEPROM to 0xFF (a re-flash with a chip erase, or
  *                                another box), then power-cycle
+ *          IDLE MS               print "IDLED <n>" once MS ms of MCU time have passed after
+ *                                the taps queued (the MCU's clock, not the host's: a
+ *                                starved simulation runs behind the wall clock)
  *          TEAR                  cut the power as soon as the firmware has written part of
  *                                an EEPROM record (a write torn by a power cut); prints
  *                                "TORN <bytes written>"
@@ -43,7 +50,8 @@
 static const char *BUTTONS[5] = {"roll", "ready", "shift", "strike", "undo"};
 
 typedef struct { uint64_t cycle; char port; int pin; int level; int tap_done; } action_t;
-/* tap_done: 0 none, 1 the release that ends a tap, 2 the press that starts one */
+/* tap_done: 0 none, 1 the release that ends a tap, 2 the press that starts one,
+ * 3 an IDLE's end (no pin) */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char pending[256][64];
@@ -52,10 +60,34 @@ static int pending_head, pending_tail;
 static action_t schedule[MAX_SCHEDULE];
 static int sched_head, n_schedule;
 static uint64_t tap_cursor;  /* MCU cycle when the next TAP may start */
-static int taps_done, taps_pressed;
+static int taps_done, taps_pressed, idles_done;
 static volatile int started, quit;
 static int tear_armed;
 static uint8_t ee_before[1024];
+
+/* EEPROM write time. EECR is I/O 0x1F (data address 0x3F) on the ATmega328P; EEPE is
+ * its bit 1. A write strobe (EEPE set) makes the chip busy until ee_busy_until: reads
+ * of EECR show EEPE set until then, as on the real part, so avr-libc's writes wait and
+ * eeprom_is_ready() says no. */
+#define EECR_ADDR 0x3F
+#define EEPE_BIT 0x02
+static uint64_t ee_write_cycles;
+static uint64_t ee_busy_until;
+
+static void eecr_written(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
+{
+    (void)addr;
+    (void)param;
+    if (ee_write_cycles && (v & EEPE_BIT))
+        ee_busy_until = avr->cycle + ee_write_cycles;
+}
+
+static uint8_t eecr_read(avr_t *avr, avr_io_addr_t addr, void *param)
+{
+    (void)param;
+    uint8_t v = avr->data[addr];
+    return avr->cycle < ee_busy_until ? (uint8_t)(v | EEPE_BIT) : (uint8_t)(v & ~EEPE_BIT);
+}
 
 static void eeprom_copy(avr_t *avr, uint8_t *to)
 {
@@ -164,7 +196,10 @@ static void handle(avr_t *avr, char *cmd)
             avr->data[a] = (uint8_t)rand();
     }
     if (n >= 1 && (power || !strcmp(verb, "RESET"))) {
+        /* A reset lets a byte being written finish; a power cut ends it. */
+        uint64_t busy = !power && ee_busy_until > avr->cycle ? ee_busy_until - avr->cycle : 0;
         avr_reset(avr);
+        ee_busy_until = avr->cycle + busy;
         release_all(avr);
         /* The cycle counter may restart: pending taps start over from now. */
         for (int i = 0; i < n_schedule; i++)
@@ -172,6 +207,12 @@ static void handle(avr_t *avr, char *cmd)
         tap_cursor = avr->cycle;
         printf("%s\n", verb);
         fflush(stdout);
+        return;
+    }
+    if (n == 2 && !strcmp(verb, "IDLE")) {
+        uint64_t start = avr->cycle > tap_cursor ? avr->cycle : tap_cursor;
+        tap_cursor = start + (uint64_t)atoi(player) * (F_CPU / 1000);
+        add_action(tap_cursor, 0, 0, 0, 3);
         return;
     }
     if (n >= 3 && !strcmp(verb, "BURST")) {
@@ -239,13 +280,15 @@ static double now_s(void)
 int main(int argc, char *argv[])
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s FIRMWARE.elf [--speed X]\n", argv[0]);
+        fprintf(stderr, "usage: %s FIRMWARE.elf [--speed X] [--eeprom-ms MS]\n", argv[0]);
         return 2;
     }
-    double speed = 1.0;
+    double speed = 1.0, eeprom_ms = 3.4;
     for (int i = 2; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--speed"))
             speed = atof(argv[i + 1]);
+        else if (!strcmp(argv[i], "--eeprom-ms"))
+            eeprom_ms = atof(argv[i + 1]);
     setvbuf(stdout, NULL, _IOLBF, 0);
     elf_firmware_t fw;
     memset(&fw, 0, sizeof fw);
@@ -262,6 +305,9 @@ int main(int argc, char *argv[])
     avr->frequency = F_CPU;
     avr_load_firmware(avr, &fw);
     avr->log = 0;
+    ee_write_cycles = eeprom_ms > 0 ? (uint64_t)(eeprom_ms * 1e-3 * F_CPU) : 0;
+    avr_register_io_write(avr, EECR_ADDR, eecr_written, NULL);
+    avr_register_io_read(avr, EECR_ADDR, eecr_read, NULL);
 
     uart_pty_t pty;
     uart_pty_init(avr, &pty);
@@ -304,8 +350,11 @@ int main(int argc, char *argv[])
         /* Due scheduled pin changes (taps), in order. */
         while (n_schedule && schedule[sched_head].cycle <= avr->cycle) {
             action_t *a = &schedule[sched_head];
-            set_pin(avr, a->port, a->pin, a->level);
-            if (a->tap_done == 1)
+            if (a->port)
+                set_pin(avr, a->port, a->pin, a->level);
+            if (a->tap_done == 3)
+                printf("IDLED %d\n", ++idles_done);
+            else if (a->tap_done == 1)
                 printf("TAPPED %d\n", ++taps_done);
             else if (a->tap_done == 2) {
                 struct timespec ts;

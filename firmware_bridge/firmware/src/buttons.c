@@ -5,12 +5,17 @@
  * never reaches the bottom; bounce after a release is ignored by a short lock-out, which
  * no human double press is quick enough to hit. */
 #include <avr/io.h>
+#include <util/atomic.h>
 #include "buttons.h"
 #include "config.h"
 
 static uint8_t level[BUTTON_COUNT];
 static uint8_t lockout[BUTTON_COUNT];
 static uint16_t pressed;
+/* Presses found by the interrupt, waiting for the main loop: a ring, in press order. */
+#define PRESS_RING 16
+static volatile uint8_t ring[PRESS_RING];
+static volatile uint8_t ring_head, ring_tail, overflows;
 
 void buttons_init(void)
 {
@@ -27,7 +32,7 @@ static uint16_t raw(void)
     return (uint16_t)d | ((uint16_t)b << 5);
 }
 
-uint16_t buttons_sample(void)
+static uint16_t sample(void)
 {
     uint16_t now = raw();
     uint16_t rising = 0;
@@ -49,4 +54,42 @@ uint16_t buttons_sample(void)
         }
     }
     return rising;
+}
+
+void buttons_tick(void)
+{
+    uint16_t rising = sample();
+    for (uint8_t i = 0; rising && i < BUTTON_COUNT; i++) {
+        if (!(rising & ((uint16_t)1 << i)))
+            continue;
+        uint8_t next = (uint8_t)((ring_head + 1) % PRESS_RING);
+        if (next == ring_tail) {
+            overflows++; /* counted as lost by the main loop, never dropped unsaid */
+            continue;
+        }
+        ring[ring_head] = i;
+        ring_head = next;
+    }
+}
+
+int8_t buttons_next(void)
+{
+    int8_t i = -1;
+    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
+        if (ring_tail != ring_head) {
+            i = (int8_t)ring[ring_tail];
+            ring_tail = (uint8_t)((ring_tail + 1) % PRESS_RING);
+        }
+    }
+    return i;
+}
+
+uint8_t buttons_overflows(void)
+{
+    uint8_t n;
+    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
+        n = overflows;
+        overflows = 0;
+    }
+    return n;
 }

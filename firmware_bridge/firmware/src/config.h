@@ -2,7 +2,7 @@
 #ifndef TABLEBOX_CONFIG_H
 #define TABLEBOX_CONFIG_H
 
-#define FW_VERSION "3.0.0"
+#define FW_VERSION "3.1.0"
 #define PROTOCOL_VERSION 3
 #define BAUD 115200UL
 
@@ -12,6 +12,7 @@
 #define PRESS_MS 2            /* a press counts after this many 1 ms samples read down */
 #define DEBOUNCE_MS 5         /* ... and a release after this many read up */
 #define LOCKOUT_MS 15         /* no new press this soon after a release (release bounce) */
+#define JOURNAL_LAG 32        /* events sent ahead of the journal's saved number, at most */
 #define EVENT_QUEUE 40        /* unacknowledged events kept (RAM: 18 bytes each) */
 #define MAX_SIDES 250         /* the largest die: a 54-card deck is one such roll */
 #define LINE_MAX 96           /* longest frame, including "*CRC\n" */

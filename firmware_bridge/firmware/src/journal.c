@@ -5,7 +5,8 @@
  * Each record goes to the slot after the previous one, so every slot is written once
  * per 100 records: at 100,000 writes a cell that is some ten million records. A record
  * is whole when its CRC matches; one torn by a power cut fails it, and the one before
- * is used, which is why nothing is sent before its record is whole. */
+ * is used. Records follow the events in the background: a restart goes on from the last
+ * whole one, at most JOURNAL_LAG numbers behind what was sent (see PROTOCOL.md). */
 #include <avr/eeprom.h>
 #include "crc16.h"
 #include "journal.h"

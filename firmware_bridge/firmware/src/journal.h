@@ -17,8 +17,8 @@ uint32_t journal_lost(void);
  * journal_poll(), which never waits for the EEPROM. */
 void journal_want(uint16_t next_seq, uint32_t lost);
 void journal_poll(void);
-/* What is durable: an event numbered before durable_next may be sent, and the lost
- * count the host is told is this one. */
+/* What is durable: a restart numbers on from durable_next (events are sent ahead of it,
+ * by at most JOURNAL_LAG), and the lost count the host is told is this one. */
 uint16_t journal_durable_next(void);
 uint32_t journal_durable_lost(void);
 #endif

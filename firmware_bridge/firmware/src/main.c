@@ -29,7 +29,11 @@ static uint8_t recent_next;
 struct armed { uint8_t sides, n; }; /* sides 0: not armed (one d6) */
 static struct armed armed[2];   /* what each player's roll button rolls next */
 
-ISR(TIMER0_COMPA_vect) { ms_ticks++; }
+ISR(TIMER0_COMPA_vect)
+{
+    ms_ticks++;
+    buttons_tick(); /* debounced here, every millisecond, whatever the main loop is doing */
+}
 
 static uint32_t millis(void)
 {
@@ -171,11 +175,14 @@ static uint8_t send_event(const event_t *ev)
     return send_frame();
 }
 
-/* Is event number seq before the journal's durable next number (serial arithmetic)? */
-static uint8_t durable(uint16_t seq)
+/* May event number seq be sent? At once, unless the journal has fallen JOURNAL_LAG
+ * numbers behind it: a restart goes on from the journal's number, and a host that heard
+ * a number the journal never held must be able to tell that from an erased memory (it
+ * takes a step back of at most JOURNAL_LAG as one). Serial arithmetic throughout. */
+static uint8_t sendable(uint16_t seq)
 {
-    uint16_t ahead = (uint16_t)(journal_durable_next() - seq);
-    return ahead && ahead < 0x8000u;
+    uint16_t behind = (uint16_t)(seq - journal_durable_next());
+    return behind >= 0x8000u || behind < JOURNAL_LAG;
 }
 
 /* -- events ------------------------------------------------------------------------------ */
@@ -201,14 +208,17 @@ static void on_press(uint8_t index)
     ev.type = EV_BUTTON;
     ev.player = (uint8_t)(index / BUTTONS_PER_PLAYER + 1);
     ev.what = (uint8_t)(index % BUTTONS_PER_PLAYER);
-    if (!events_push(&ev)) {
+    /* A roll press is two events (the BTN, then its ROLL): both are queued or neither,
+     * so the host never hears a roll button without its dice. */
+    uint8_t needs = ev.what == 0 ? 2 : 1;
+    if (events_pending() + needs > EVENT_QUEUE) {
         lost++; /* the host counts differences modulo 2^32: it never saturates */
         return;
     }
+    events_push(&ev);
     if (ev.what == 0) { /* the roll button rolls what the host armed (default: one d6) */
         struct armed *a = &armed[ev.player - 1];
-        if (!queue_roll(0, a->sides ? a->sides : 6, a->n ? a->n : 1, ev.player))
-            lost++;
+        queue_roll(0, a->sides ? a->sides : 6, a->n ? a->n : 1, ev.player);
         a->sides = 0;
         a->n = 0;
     }
@@ -401,12 +411,14 @@ static void handle_line(void)
         handle_command(argv, argc);
 }
 
-static void feed(uint8_t c)
+/* Returns 1 when the byte ended a line (which was then handled). */
+static uint8_t feed(uint8_t c)
 {
     if (c == '\n') {
         handle_line();
         line_len = 0;
         line_bad = 0;
+        return 1;
     } else if (c == '\r') {
         /* tolerated */
     } else if (c < 0x20 || c > 0x7E || line_len >= LINE_MAX - 1) {
@@ -414,6 +426,7 @@ static void feed(uint8_t c)
     } else {
         line[line_len++] = (char)c;
     }
+    return 0;
 }
 
 /* -- boot ---------------------------------------------------------------------------------------- */
@@ -464,20 +477,20 @@ int main(void)
     send_hello();
     PORTC |= _BV(PC3); /* box ok */
 
-    uint32_t last_tick = millis(), last_hb = last_tick;
+    uint32_t last_hb = millis();
     for (;;) {
         wdt_reset();
+        /* One host line per turn of the loop: a burst of lines must not keep presses
+         * (sampled by the timer interrupt, queued in order) from going out. */
         int16_t c;
         while ((c = uart_getc()) >= 0)
-            feed((uint8_t)c);
+            if (feed((uint8_t)c))
+                break;
         uint32_t now = millis();
-        while (last_tick != now) { /* one debounce sample per elapsed millisecond */
-            last_tick++;
-            uint16_t rising = buttons_sample();
-            for (uint8_t i = 0; i < BUTTON_COUNT; i++)
-                if (rising & (1u << i))
-                    on_press(i);
-        }
+        int8_t i;
+        while ((i = buttons_next()) >= 0)
+            on_press((uint8_t)i);
+        lost += buttons_overflows();
         journal_want(events_next_seq(), lost);
         journal_poll();
         if (now - last_hb >= HEARTBEAT_MS) {
@@ -498,10 +511,10 @@ int main(void)
             put_u32(journal_durable_lost());
             send_frame();
         }
-        /* New events go out as soon as the journal holds their numbers (a power cut
-         * then cannot take back a number the host may have seen); unacknowledged ones
-         * again after a timeout. */
-        while (sent_count < events_pending() && durable(events_at(sent_count)->seq)
+        /* New events go out at once (an EEPROM record takes ~34 ms: waiting for it
+         * would be felt at the table); the journal follows in the background.
+         * Unacknowledged events go again after a timeout. */
+        while (sent_count < events_pending() && sendable(events_at(sent_count)->seq)
                && send_event(events_at(sent_count))) {
             if (sent_count == 0)
                 last_send = now;

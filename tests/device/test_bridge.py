@@ -356,6 +356,49 @@ def test_a_roll_press_needs_room_for_its_dice_too(backend):
         assert reported == 1 and got == [("button", "shift")] * 39 + [("button", "undo")]
 
 
+def test_a_heartbeats_pending_counts_the_events_not_yet_acknowledged(backend):
+    """Read raw (no host): ``HB ... <pending> ...`` is the number of events in the box's
+    queue not yet acknowledged, sent or not; a cumulative ACK takes them off."""
+    import serial
+
+    from .peer import frame
+
+    port = serial.serial_for_url(backend.port, baudrate=115200, timeout=0.05)
+    raw = b""
+
+    def heartbeat_after(mark: int) -> list[str]:
+        """The first heartbeat read after byte ``mark`` of what came, split in tokens."""
+        nonlocal raw
+        end = time.monotonic() + 3
+        while time.monotonic() < end:
+            raw += port.read(4096)
+            for line in raw[mark:].split(b"\n")[:-1]:
+                if line.startswith(b"HB "):
+                    return line.rpartition(b"*")[0].decode().split(" ")
+        raise AssertionError(f"no heartbeat: {raw[mark:]!r}")
+
+    try:
+        if hasattr(backend, "started"):
+            backend.started()
+        time.sleep(0.3)
+        for player, button in (("p1", "ready"), ("p2", "strike"), ("p1", "undo")):
+            backend.press(player, button)
+        time.sleep(0.1)
+        raw += port.read(4096)
+        hb = heartbeat_after(len(raw))
+        evs = [line.split(b" ") for line in raw.split(b"\n") if line.startswith(b"EV ")]
+        boot = evs[0][1].decode()
+        second = sorted({int(ev[2]) for ev in evs})[1]  # resent lines come again
+        assert hb[4] == "3", hb  # HB <boot> <uptime> <acked> <pending> ...
+        port.write(frame(f"ACK {second} {boot}"))
+        time.sleep(0.05)
+        raw += port.read(4096)
+        hb = heartbeat_after(len(raw))
+        assert (hb[3], hb[4]) == (str(second), "1"), hb
+    finally:
+        port.close()
+
+
 def test_every_frame_the_box_sends_keeps_the_framing_rules(backend):
     """Both box implementations, read raw (no host parser): every line is printable
     ASCII with no ``\\r`` (a sender MUST NOT send them), single spaces, no ``*`` in the

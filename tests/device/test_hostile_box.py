@@ -63,6 +63,27 @@ def test_an_unknown_event_is_acknowledged_skipped_and_said_once(peer: Peer) -> N
         box.stop()
 
 
+def test_an_event_with_malformed_tokens_is_skipped_like_an_unknown_one(peer: Peer) -> None:
+    """A valid boot and number with anything unreadable after them (a missing button, a
+    face beyond the die, an empty face) is the box's own bug: resent, it would be the same
+    bytes. It takes its place (acknowledged, skipped), the table told of the first of
+    each kind; a roll waited for that comes back unreadable fails at once."""
+    box = connect(peer)
+    try:
+        for seq, body in enumerate(["BTN p1", "ROLL - d6 p1 7", "ROLL - d6 p1 1,,2",
+                                    "BTN p9 ready", "ROLL - d6 p1"], start=1):
+            peer.send(f"EV {BOOT} {seq} {body}")
+        peer.send(f"EV {BOOT} 6 BTN p2 ready")
+        got = events(box, 3)
+        assert [(e.kind, e.detail.get("text")) for e in got] == [
+            ("unknown_event", "BTN p1"), ("unknown_event", "ROLL - d6 p1 7"),
+            ("button", None)]
+        assert got[2].seq == 6 and box.stats["skipped"] == 5
+        assert peer.wait_for(f"ACK 6 {BOOT}")
+    finally:
+        box.stop()
+
+
 @pytest.mark.parametrize("bad", [f"EV {BOOT} 1 BTN p1 re*dy",  # two * in the line
                                  f"EV {BOOT} 1 BTN p1 ready ",  # a trailing space
                                  f"EV {BOOT} 1 BTN p1  ready",  # a doubled one

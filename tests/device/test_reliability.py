@@ -204,6 +204,18 @@ def test_a_restart_inside_the_journal_window(power_cut):
     assert box.stats["journal_steps_back"] >= 1, box.stats
 
 
+def test_sustained_presses():
+    """All eight non-roll buttons pressed together every 30 ms, 150 times (267 presses a
+    second, PROTOCOL.md's sustained rate): every one delivered, in order."""
+    with rig() as (emu, _relay, box, tally):
+        taps = emu.taps
+        emu.burst(150, 10, 20)
+        tally.pressed += BUTTONS * 150
+        assert emu.wait_taps(taps + 150, 60), f"bursts stalled at {emu.taps}"
+        tally.take(box, time.monotonic() + 20)
+    tally.check("8 buttons every 30 ms, 150 times")
+
+
 def test_full_queue_while_unplugged():
     """The cable out for 4 s while 60 presses come: the box keeps 40, counts the rest
     in its journal, and the host reports them when the cable is back."""

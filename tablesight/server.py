@@ -7,7 +7,9 @@ and at most ``MAX_CONNECTIONS`` are served at once (more are closed at once).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import io
 import ipaddress
 import logging
 import socket
@@ -83,11 +85,18 @@ class Server:
             raise ServeError(f"serving on {host} lets anyone on the network change the game: "
                              "give an admin PIN (--admin-pin) for setup and corrections")
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
+        said = io.StringIO()
         try:
-            self._srv = make_server(host, port, app, threaded=True,
-                                    request_handler=_Handler)
+            # werkzeug reports a port in use itself, on stderr, and exits: both caught,
+            # so the person reads one line of ours.
+            with contextlib.redirect_stderr(said):
+                self._srv = make_server(host, port, app, threaded=True,
+                                        request_handler=_Handler)
         except OSError as e:
             raise ServeError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+        except SystemExit:
+            raise ServeError(f"cannot listen on {host}:{port}: the port is in use (another "
+                             "tablesight?); give another --web-port") from None
         self._srv.daemon_threads = True
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._wrap_connections()

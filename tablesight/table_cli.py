@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import signal
 import sys
 import tempfile
@@ -243,15 +244,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 DEMO_LIMIT_S = 300.0  # with --exit-at-end: a --fast game takes 15-120 s here
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from firmware_bridge.bridge import TableBox
-    from vision.layout import game_layout
-    from vision.synth.camera import SyntheticCamera
-    from vision.synth.scene import Conditions, SceneRenderer
-    from web import TableServices
-
-    from .live import LiveTable
-    from .scripted import ScriptedTable
-
     _check_serving(args)
     system = installed_game(args.game)
     setup = Setup.sample(system.name)
@@ -261,7 +253,28 @@ def cmd_demo(args: argparse.Namespace) -> int:
     except NotImplementedError:
         raise UsageError(f"{system.title} has no scripted players: it cannot be demoed "
                          "(tablesight run plays it at a real table)") from None
-    db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="tablesight-demo-")) / "demo.db"
+    made = None if args.db else Path(tempfile.mkdtemp(prefix="tablesight-demo-"))
+    db = made / "demo.db" if made is not None else Path(args.db)
+    try:
+        return _demo(args, system, setup, db)
+    except UsageError:
+        # Refused before it began (the dashboard's port in use, no emulator): no
+        # temporary folder is left behind.
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        raise
+
+
+def _demo(args: argparse.Namespace, system: Any, setup: Setup, db: Path) -> int:
+    from firmware_bridge.bridge import TableBox
+    from vision.layout import game_layout
+    from vision.synth.camera import SyntheticCamera
+    from vision.synth.scene import Conditions, SceneRenderer
+    from web import TableServices
+
+    from .live import LiveTable
+    from .scripted import ScriptedTable
+
     log = _open_log(db)
     session = Session.new(setup, log)
     layout = game_layout(system.name)
@@ -471,6 +484,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+class _WithDefaults(argparse.HelpFormatter):
+    """Help that names each option's default, where it has one worth saying."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if action.default in (None, False, argparse.SUPPRESS) or "default" in text:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     run = sub.add_parser("run", help="the real table: camera, table box, dashboard")
     run.add_argument("--camera", help="camera: device index, URL, video file or image folder")
@@ -491,15 +514,19 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     _serving_args(run)
     run.set_defaults(func=cmd_run)
 
-    demo = sub.add_parser("demo", help="the table with its embedded defaults (no hardware)")
+    demo = sub.add_parser("demo", help="the table with its embedded defaults (no hardware)",
+                          formatter_class=_WithDefaults)
     demo.add_argument("--game", help="an installed game (tablesight games); default "
                        f"{registry.default()}")
-    demo.add_argument("--seed", type=int, default=7)
-    demo.add_argument("--fps", type=float, default=30.0)
+    demo.add_argument("--seed", type=int, default=7,
+                      help="the scripted players' choices and the synthetic camera's noise")
+    demo.add_argument("--fps", type=float, default=30.0,
+                      help="frames a second from the synthetic camera")
     demo.add_argument("--pace", type=float, default=0.6, help="seconds between the players' acts")
     demo.add_argument("--fast", action="store_true", help="no pauses (tests, benchmarks)")
     demo.add_argument("--no-web", action="store_true", help="no dashboard, terminal only")
-    demo.add_argument("--exit-at-end", action="store_true")
+    demo.add_argument("--exit-at-end", action="store_true",
+                      help="end when the game ends (else the dashboard stays up for another)")
     demo.add_argument("--quiet", action="store_true", help="no prompts in the terminal")
     demo.add_argument("--emulator", action="store_true",
                       help="the real firmware in simavr instead of the Python box simulator")
@@ -550,7 +577,7 @@ def _keeper(args: argparse.Namespace) -> Any:
 def _serving_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="dashboard address; 0.0.0.0 serves the LAN (needs --admin-pin)")
-    p.add_argument("--web-port", type=int, default=8765)
+    p.add_argument("--web-port", type=int, default=8765, help="the dashboard's port")
     p.add_argument("--admin-pin", help="PIN for setup and corrections (required off "
                                        "localhost; at least 6 characters)")
     p.add_argument("--allow-host", action="append", metavar="NAME",

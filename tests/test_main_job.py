@@ -168,6 +168,26 @@ def test_run_off_localhost_needs_a_strong_pin_and_creates_nothing_without(
         assert not db.exists()  # refused before any game was created
 
 
+def test_a_demo_refused_for_a_busy_port_leaves_no_temporary_folder(tmp_path: Path) -> None:
+    """A second demo while the first holds the dashboard's port: one line, exit 2, and
+    nothing of it left in the temporary folder."""
+    import socket
+
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        env = {**os.environ, "TMPDIR": str(tmp_path)}
+        r = subprocess.run([sys.executable, "-m", "tablesight", "demo", "--exit-at-end",
+                            "--fast", "--web-port", str(busy.getsockname()[1])],
+                           capture_output=True, text=True, cwd=ROOT, timeout=120, env=env)
+    finally:
+        busy.close()
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_run_on_the_lan_prints_the_addresses_players_open(tmp_path: Path) -> None:
     from tablesight.server import lan_addresses
 

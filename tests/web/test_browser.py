@@ -257,6 +257,22 @@ def test_a_new_game_from_the_setup_page_with_catalog_picks(tmp_path: Path, page:
         expect(page.locator("#prompt")).to_contain_text("roll initiative")
         page.keyboard.press("s")  # the Setup tab's key
         expect(page.locator("#catalog button").first).to_be_visible()
+        # The form starts as the game on the table: its players and their warbands.
+        expect(page.locator('input[name="p1name"]')).to_have_value("Ann")
+        expect(page.locator('textarea[name="p2wb"]')).to_have_value(
+            "\n".join(session.setup.forces["p2"]))
+        # A misspelt name is refused with a suggestion, in the error's colour.
+        page.fill('textarea[name="p1wb"]', "Spellbound Sciss0rs")
+
+        def yes(d) -> None:  # set the game aside; uneven warbands: start anyway
+            d.accept()
+
+        page.on("dialog", yes)
+        page.click('#setup button[type="submit"]')
+        expect(page.locator("#setup-msg.bad")).to_contain_text(
+            "did you mean 'Spellbound Scissors'?")
+        page.remove_listener("dialog", yes)
+        assert services.session.game_id == session.game_id
         page.fill('input[name="p1name"]', "Cleo")
         page.fill('input[name="p2name"]', "Dev")
         page.click("#sample")  # the rulebook's warband for both...
@@ -267,15 +283,22 @@ def test_a_new_game_from_the_setup_page_with_catalog_picks(tmp_path: Path, page:
         expect(page.locator('textarea[name="p2wb"]')).to_have_value(
             "Spellbound Scissors\nRunetagged Brawler\nPearlthorn Castle")
         asked: list[str] = []
+        answers = [False, True, True]  # no; then yes, and yes to the uneven warbands
 
-        def answer(d) -> None:  # uneven warbands (16 and 3) are asked about first
+        def answer(d) -> None:
             asked.append(d.message)
-            d.accept()
+            d.accept() if answers.pop(0) else d.dismiss()
 
-        page.once("dialog", answer)
+        # Setting aside a game still played is asked first: "no" keeps it.
+        page.on("dialog", answer)
+        page.click('#setup button[type="submit"]')
+        page.wait_for_timeout(300)
+        assert services.session.game_id == session.game_id
+        assert asked == [asked[0]] and "still being played" in asked[0], asked
         page.click('#setup button[type="submit"]')
         expect(page.locator("#prompt")).to_contain_text("roll initiative")
-        assert asked and "uneven" in asked[0] and "Dev 3" in asked[0]
+        assert "still being played" in asked[1] and "uneven" in asked[2], asked
+        assert "Dev 3" in asked[2]
         expect(page.locator("#zones")).to_contain_text("Dev")
         assert services.session.game_id != session.game_id
         assert services.session.setup.names == {"p1": "Cleo", "p2": "Dev"}

@@ -86,6 +86,7 @@ def test_a_hex_game_the_dashboard_never_heard_of(track_installed, tmp_path: Path
         pg.select_option("#system", "track")
         pg.click("#sample")
         expect(pg.locator('textarea[name="p1wb"]')).to_have_value("Pawn\nPawn")
+        pg.once("dialog", lambda d: d.accept())  # yes: set the game being played aside
         with pg.expect_response("**/api/games"):
             pg.click('#setup button[type="submit"]')
         expect(pg.locator("#prompt")).to_contain_text("roll the die")

@@ -790,6 +790,12 @@ $("setup").addEventListener("submit", async (e) => {
     const g = chosenGame() || { piece_word: "piece", force_word: "force" };
     msg.textContent = `${empty.map((p) => f[`${p}name`].value).join(" and ")}: ` +
       `add at least one ${g.piece_word} to the ${g.force_word}.`;
+    msg.className = "bad";
+    return;
+  }
+  if (snap && snap.prompt.step !== "game_over" && !window.confirm(
+    `Game ${snap.game_id} (${nameOf("p1")} vs ${nameOf("p2")}) is still being played. ` +
+    "Set it aside and start the new one? It stays in the log: resume it from this page.")) {
     return;
   }
   if (wb.p1.length !== wb.p2.length && !window.confirm(
@@ -803,7 +809,13 @@ $("setup").addEventListener("submit", async (e) => {
     forces: wb,
   });
   msg.textContent = r.ok ? `Game ${r.data.game_id} started.` : r.data.error;
-  if (r.ok) { selected = null; showTab("table"); }
+  msg.className = r.ok ? "" : "bad";
+  if (r.ok) {
+    selected = null;
+    delete $("setup").dataset.edited;  // the next visit shows the new game's players
+    showTab("table");
+    window.scrollTo(0, 0);  // the new game's prompt, not where the setup page was
+  }
 });
 
 const chosenGame = () => systems.find((g) => g.name === $("system").value) || systems[0];
@@ -865,6 +877,7 @@ async function loadSetup() {
     fetch("/api/games").then((r) => r.json()),
     loadSystems()]);
   await loadCatalog();
+  fillFromTable();
   $("camera-spec").value = dev.camera;
   setHTML($("port"), [{ device: "none", description: "no table box" }, ...dev.ports]
     .map((p) => `<option value="${esc(p.device)}" ${p.device === dev.port ? "selected" : ""}>` +
@@ -878,6 +891,22 @@ async function loadSetup() {
         `<button data-resume="${Number(g.id)}">Resume game ${Number(g.id)}</button>`) + "</li>";
   }).join("") || "<li>no games yet</li>");
 }
+
+// The form starts as the game on the table (its players, colours and forces), so
+// "other players" means changing what differs, not typing everything again. A form a
+// person has begun to edit is left alone.
+function fillFromTable() {
+  const form = $("setup");
+  if (!snap || form.dataset.edited) return;
+  const f = form.elements;
+  const st = snap.setup;
+  for (const p of ["p1", "p2"]) {
+    f[`${p}name`].value = (st.names || {})[p] || f[`${p}name`].value;
+    if (/^#[0-9a-fA-F]{6}$/.test((st.colors || {})[p] || "")) f[`${p}color`].value = st.colors[p];
+    if ($("system").value === st.system) f[`${p}wb`].value = (st.forces[p] || []).join("\n");
+  }
+}
+$("setup").addEventListener("input", () => { $("setup").dataset.edited = "1"; });
 
 $("system").addEventListener("change", () => {
   $("system").dataset.picked = "1";

@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from table.errors import CatalogError
-from table.quoting import quote
+from table.quoting import did_you_mean, quote
 
 FORMAT = "tablesight-diskwars-catalog/1"
 SIZES = ("small", "medium", "large")
@@ -117,7 +117,8 @@ class Catalog:
     def disk(self, name: str) -> DiskKind:
         kind = self.disks.get(name)
         if kind is None:
-            raise CatalogError(f"no disk named {quote(name)} in the catalog")
+            raise CatalogError(f"no disk named {quote(name)} in the catalog"
+                               + did_you_mean(name, self.disks))
         return kind
 
     def command(self, code: str) -> CommandCard | None:

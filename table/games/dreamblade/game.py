@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from table.quoting import did_you_mean, quote
+
 from .board import PLAYERS, Board
 from .catalog import Catalog, CatalogError, MiniatureDef
 from .errors import Code, SetupError
@@ -42,7 +44,8 @@ def check_warband(names: Sequence[str], catalog: Catalog, who: str = "warband") 
     """Warband building rules: known miniatures, at most 16, at most 3 copies of each."""
     for name in names:
         if name not in catalog:
-            raise CatalogError(f"{who}: unknown miniature {name!r}")
+            raise CatalogError(f"{who}: unknown miniature {quote(name)}"
+                               + did_you_mean(name, (m.name for m in catalog)))
     if len(names) > MAX_WARBAND:
         raise SetupError(Code.WARBAND_TOO_LARGE,
                          f"{who} has {len(names)} miniatures; at most {MAX_WARBAND} allowed")

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from table.errors import CatalogError
-from table.quoting import quote
+from table.quoting import did_you_mean, quote
 from table.randomness import Die, FaceError
 
 CATALOG_FORMAT = "warseer-catalog/1"
@@ -200,12 +200,14 @@ class Catalog:
 
     def creature(self, name: object) -> Creature:
         if not isinstance(name, str) or name not in self.creatures:
-            raise CatalogError(f"no creature {quote(name)} in the catalog")
+            raise CatalogError(f"no creature {quote(name)} in the catalog"
+                               + did_you_mean(name, self.creatures))
         return self.creatures[name]
 
     def card(self, code: object) -> Card:
         if not isinstance(code, str) or code not in self.cards:
-            raise CatalogError(f"no support card {quote(code)} in the catalog")
+            raise CatalogError(f"no support card {quote(code)} in the catalog"
+                               + did_you_mean(code, self.cards))
         return self.cards[code]
 
     def feat(self, code: object) -> Feat:
@@ -218,7 +220,8 @@ class Catalog:
             for c in self.cards.values():
                 if name in (c.name, c.code):
                     return c
-        raise CatalogError(f"no support card {quote(name)} in the catalog")
+        raise CatalogError(f"no support card {quote(name)} in the catalog" + did_you_mean(
+            name, [c.name for c in self.cards.values()]))
 
     @cached_property
     def feats_in_order(self) -> tuple[str, ...]:

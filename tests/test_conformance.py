@@ -113,7 +113,12 @@ def test_random_games_end_and_every_step_keeps_the_contract(game: str, seed: int
         as_json([e.to_dict() for e in events], "the events")
         state, n = new, n + 1
     assert ref.is_over(state), f"{game}: no end after {MAX_ACTIONS} actions"
-    as_json(ref.view(state), "the final view")
+    final = as_json(ref.view(state), "the final view")
+    # A finished game's board shows where everything ended: no alert of something to
+    # come (a fight) is left on it.
+    board = final.get("board") or {}
+    assert not [r["id"] for r in board.get("regions", []) if r.get("alert")], \
+        "a finished game's board still marks something to do"
     end = ref.prompt(state)
     assert not end.options and not end.dice and end.proposal is None, \
         "a finished game still asks for something"

@@ -252,3 +252,22 @@ def test_every_listed_combat_step_is_accepted(roll):
         s, _ = apply(s, acts[-1])
         seen += 1
     assert seen >= 1
+
+
+def test_the_board_marks_fights_while_the_game_is_on_only() -> None:
+    """Cells where creatures of both players fight carry the engaged alert in play; the
+    finished game's board carries none (the conformance suite checks every game's end)."""
+    import random
+
+    from table import registry
+    from table.playout import random_game
+    from table.session import Setup
+
+    system = registry.get("dreamblade")
+    ref = system.referee(Setup.from_dict({"system": "dreamblade",
+                                          "forces": system.sample_forces()}))
+    marked = 0
+    for seed in range(6):
+        middle = random_game(ref, random.Random(seed), max_actions=300).final
+        marked += sum(1 for r in ref.view(middle)["board"]["regions"] if r.get("alert"))
+    assert marked, "no fight marked in six games' middles"

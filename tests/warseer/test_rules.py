@@ -269,6 +269,13 @@ def test_the_game_ends_with_the_turn_the_last_feat_is_drawn():
     s, ev = play(g, s, "p2 end")
     assert s.phase == OVER and s.winner == "p2"
     assert engine.legal_actions(s) == []
+    # The score beside the result no longer says a last turn is being played.
+    from table import registry
+    from table.session import Setup
+
+    ref = registry.get("warseer").referee(Setup.sample("warseer"))
+    said = " ".join(ref.view(s)["score"]["lines"])
+    assert "last turn" not in said and "Feats left in the Feats deck: 0" in said
     with pytest.raises(RulesError, match="over"):
         engine.apply(s, parse("p1 end"))
 

@@ -40,8 +40,10 @@ def board(state: State, words: Words, lingering: dict[int, str],
     c_ = s.combat
     to_place = {gid for gid, _ in c_.to_place} if c_ is not None else set()
     at_risk = set(c_.pending_outcome) if c_ is not None else set()
-    engaged_cells = {s.cell[m.gid] for m in g.minis
-                     if m.d.is_creature and s.cell[m.gid] >= 0 and s.is_engaged(m.gid)}
+    # A finished game's board shows where everything ended, not fights to come.
+    engaged_cells = set() if s.is_over() else {
+        s.cell[m.gid] for m in g.minis
+        if m.d.is_creature and s.cell[m.gid] >= 0 and s.is_engaged(m.gid)}
     outlines = _cell_outlines()
     regions = []
     for i, name in enumerate(names):

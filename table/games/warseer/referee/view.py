@@ -80,7 +80,8 @@ def _centre(regions: tuple[Region, ...], name: str) -> tuple[float, float]:
 def score(ref: Context, state: State) -> dict[str, Any]:
     w = ref.words
     lines = [f"Feats left in the Feats deck: {state.feats_left}"
-             + (" — the last feat is drawn: this is the last turn" if state.last_turn else "")]
+             + (" — the last feat is drawn: this is the last turn"
+                if state.last_turn and state.winner is None else "")]
     for p in PLAYERS:
         side = state.sides[p]
         relics = ", ".join(f"{w.card(r.code)}" + (f" ({r.armour} armour)" if r.armour else "")

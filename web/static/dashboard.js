@@ -634,7 +634,7 @@ function renderOptions() {
   }
   if (shown.length) {
     html += `<div class="options">` + shown.map((c) =>
-      `<button data-action="${esc(c.action)}" title="${esc(c.action)}">${esc(c.label)}</button>`)
+      `<button data-action="${esc(c.action)}">${esc(c.label)}</button>`)
       .join("") + "</div>";
   }
   const shapes = p.shapes || [];

@@ -1,0 +1,75 @@
+"""What players and staff read never shows an internal id (``p1#3``, ``p2:20``) or raw
+error text (``Errno``, a traceback, OpenCV's warnings): every tab of the dashboard and
+the private pages, for every installed game, mid-game and at its end, in Chromium."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from table import registry
+from table.errors import ActionRefused
+from table.session import GameLog, Session, Setup
+
+from .browsing import served
+
+LEAKS = re.compile(r"\bp[12]#\d|\bp[12]:\d|Errno|Traceback|cap_v4l|\bNone\b|undefined|NaN"
+                   r"|\[object ")
+
+
+def played(game: str, steps: int, tmp_path: Path) -> tuple[Session, GameLog]:
+    """A game of ``game`` with ``steps`` random steps played through the session, as the
+    table plays them (the log and history have them), or to its end."""
+    system = registry.get(game)
+    log = GameLog(tmp_path / f"{game}-{steps}.db")
+    session = Session.new(Setup.sample(game), log)
+    ref, rng = session.referee, random.Random(5)
+    for _ in range(steps):
+        if ref.is_over(session.state):
+            break
+        action = ref.chance(session.state, rng)
+        if action is None:
+            action = rng.choice(list(ref.legal_actions(session.state)))
+            session.command({"do": "action", "action": str(action)})
+        else:  # the dice: as the box's roll would be played
+            try:
+                session.play(action, "box", [])
+            except ActionRefused:
+                continue  # a roll the rules refuse (a tied roll-off) is rolled again
+    assert system.name == session.setup.system
+    return session, log
+
+
+def read_every_tab(pg: Page, url: str, where: str) -> None:
+    pg.goto(url)
+    expect(pg.locator("#prompt")).not_to_be_empty()
+    for tab in ("table", "history", "camera", "setup"):
+        pg.click(f"button.tab[data-tab={tab}]")
+        pg.wait_for_timeout(400)  # the setup tab loads the catalog and the log's games
+        text = pg.locator("body").inner_text()
+        found = LEAKS.findall(text)
+        assert not found, f"{where}, {tab} tab: {sorted(set(found))}"
+        for attr in ("title", "aria-label", "placeholder"):
+            said = " ".join(pg.eval_on_selector_all(
+                f"[{attr}]", f"els => els.map(e => e.getAttribute('{attr}'))"))
+            leaks = LEAKS.findall(said)
+            assert not leaks, f"{where}, {tab} tab, {attr}: {sorted(set(leaks))}"
+
+
+@pytest.mark.parametrize("game", sorted(registry.systems()))  # every game installed
+def test_no_id_or_raw_error_on_any_tab(game: str, tmp_path: Path) -> None:
+    for steps in (25, 4000):  # mid-game, then to its end
+        session, log = played(game, steps, tmp_path)
+        keys = {p: session.issue_seat_key(p) for p in ("p1", "p2")}
+        with served(session, log, (1280, 800)) as (url, (pg,), blocked):
+            read_every_tab(pg, url, f"{game} after {steps} steps")
+            for p, key in keys.items():
+                pg.goto(f"{url}seat/{key}")
+                expect(pg.locator("#who")).to_contain_text("private page")
+                found = LEAKS.findall(pg.locator("body").inner_text())
+                assert not found, f"{game}, {p}'s private page: {sorted(set(found))}"
+        assert not blocked, blocked

@@ -67,6 +67,12 @@ def test_no_id_or_raw_error_on_any_tab(game: str, tmp_path: Path) -> None:
         keys = {p: session.issue_seat_key(p) for p in ("p1", "p2")}
         with served(session, log, (1280, 800)) as (url, (pg,), blocked):
             read_every_tab(pg, url, f"{game} after {steps} steps")
+            proposal = session.prompt().proposal
+            if proposal:  # what Ready does is its button, not a second one beside it
+                pg.click("button.tab[data-tab=table]")
+                expect(pg.locator("#options button[data-ready]")).to_have_count(1)
+                expect(pg.locator(f'#options button[data-action="{proposal}"]')
+                       ).to_have_count(0)
             for p, key in keys.items():
                 pg.goto(f"{url}seat/{key}")
                 expect(pg.locator("#who")).to_contain_text("private page")

@@ -620,8 +620,9 @@ function renderOptions() {
     html += `<p><button data-ready="${esc(p.player)}" class="ready" ` +
       `aria-keyshortcuts="Enter">Ready: ${esc(p.proposal_label || p.proposal)}</button></p>`;
   }
-  // Choices a card shows (the dice, a fight's damage) are not listed twice.
-  let shown = (p.choices || []).filter((c) => !c.card);
+  // Choices a card shows (the dice, a fight's damage), or the Ready button above, are
+  // not listed twice.
+  let shown = (p.choices || []).filter((c) => !c.card && c.action !== p.proposal);
   if (selected) {
     const cell = selected.cell || (pieceOf(selected.piece) || {}).region;
     const picked = shown.filter((c) => (selected.piece && c.pieces.includes(selected.piece)) ||

@@ -167,7 +167,7 @@ def _build(state: State, init_dice: Mapping[str, int], w: Words,
             points = s.spawn_points[0 if p == "p1" else 1]
             if not spawns:
                 text = (f"{who(p)}: spawn phase, {points} points, nothing can be spawned: "
-                        "press ready")
+                        "Ready ends the phase")
             else:
                 text = (f"{who(p)}: spawn phase, {points} points, spawn into "
                         f"{_cells([a.cell for a in spawns])}")
@@ -180,8 +180,9 @@ def _build(state: State, init_dice: Mapping[str, int], w: Words,
             parts.append("shift (move creatures)" if s.mode is None else "move creatures")
         if attacks:
             parts.append(f"strike in {_cells([a.cell for a in attacks])}")
-        what = " or ".join(parts) if parts else "nothing to do"
-        text = f"{who(p)}: action phase {s.action_index}: {what}; press ready when done"
+        text = (f"{who(p)}: action phase {s.action_index}: {' or '.join(parts)}; Ready when "
+                "done" if parts else
+                f"{who(p)}: action phase {s.action_index}: nothing to do: Ready ends it")
         return Prompt("action", p, text, options, proposal=prop_text,
                       detail={"mode": s.mode.value if s.mode else None,
                               "index": s.action_index})

@@ -131,3 +131,34 @@ def test_a_creature_corrected_from_the_history_tab(tmp_path: Path) -> None:
     assert not blocked, blocked
     assert session.state.units["p1#1"].hex is not None
     assert str(session.state.units["p1#1"].hex) == "e4"
+
+
+@pytest.mark.parametrize("screen,size", SCREENS)
+def test_many_like_choices_are_one_button_then_a_tap_on_the_board(
+        tmp_path: Path, screen: str, size: tuple[int, int]) -> None:
+    """Eighteen 'Diodor deploys on ...' choices are one button; pressed, it marks the
+    eighteen hexes on the board and a tap on one deploys there."""
+    with _dashboard(tmp_path, size, *POSITION[:4]) as (session, pg, blocked):
+        expect(pg.locator("#prompt")).to_contain_text("Ann")
+        places = {c["regions"][0] for c in session.prompt().choices
+                  if " deploys on " in c["label"]}
+        assert len(places) >= 6 and "d2" in places
+        group = pg.locator("#options button[data-group]")
+        expect(group).to_have_count(1)
+        expect(group).to_contain_text(f"Diodor deploys… (pick one of {len(places)} places")
+        expect(pg.locator("#options button[data-action*=' deploy ']")).to_have_count(0)
+        group.click()
+        expect(pg.locator("#board g.cell.target")).to_have_count(len(places))
+        expect(pg.locator("#options")).to_contain_text("tap one of the")
+        pg.screenshot(path=str(ARTIFACTS / f"warseer-pick-a-place-{screen}.png"))
+        assert "e5" not in places
+        pg.click('#board g.cell[data-cell="e5"]')  # not one of them: nothing happens
+        pg.wait_for_timeout(300)
+        assert session.state.units["p1#0"].place != "field"
+        with pg.expect_response("**/api/command"):
+            pg.click('#board g.cell[data-cell="d2"]')
+        expect(pg.locator("#prompt")).to_contain_text("Bob")
+        hero = session.state.units["p1#0"]
+        assert hero.place == "field" and str(hero.hex) == "d2"
+        expect(pg.locator("#board g.cell.target")).to_have_count(0)
+    assert not blocked, blocked

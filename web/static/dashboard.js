@@ -10,6 +10,8 @@ let systems = []; // the installed games (/api/systems): their words and sample 
 let faces = [];
 let refreshTimer = null;
 let selected = null; // {cell} or {piece}: what a click on the board picked
+let picking = null; // {key, byRegion}: a group of like choices waiting for a place
+let groupsNow = []; // the groups the options card shows, by index
 let undoArmed = null; // the undo waiting for its second press: [label, timer]
 
 const $ = (id) => document.getElementById(id);
@@ -279,7 +281,9 @@ function renderBoard() {
     const picked = selected && (selected.cell === r.id ||
       (selected.piece && pieceOf(selected.piece)?.region === r.id));
     const fill = r.fill ? paint(r.fill) + "55" : r.alert ? "#5a1f1f" : "#1c232b";
-    const cls = ["cell", can.regions.has(r.id) ? "choosable" : "", picked ? "picked" : ""];
+    const target = picking && r.id in picking.byRegion;
+    const cls = ["cell", can.regions.has(r.id) && !picking ? "choosable" : "",
+                 picked ? "picked" : "", target ? "target" : ""];
     out += `<g class="${cls.join(" ")}" data-cell="${esc(r.id)}" role="button" ` +
       `aria-label="${esc(r.label || r.id)}${here.length ? ": " + here.map((a) =>
         esc(`${nameOf(a.player)}'s ${a.label}`)).join(", ") : ""}">`;
@@ -633,10 +637,19 @@ function renderOptions() {
       ` <button type="button" data-unpick>Show all</button></p>`;
     shown = picked;
   }
-  if (shown.length) {
-    html += `<div class="options">` + shown.map((c) =>
-      `<button data-action="${esc(c.action)}">${esc(c.label)}</button>`)
-      .join("") + "</div>";
+  const { groups, rest } = selected ? { groups: [], rest: shown } : groupChoices(shown);
+  groupsNow = groups;
+  if (picking && !groups.some((g) => g.key === picking.key)) picking = null;  // gone
+  if (picking) {
+    html += `<p class="filter"><b>${esc(picking.key)}…</b> tap one of the ` +
+      `${Object.keys(picking.byRegion).length} marked places on the board ` +
+      "<button type=\"button\" data-unpick>Cancel</button></p>";
+  } else if (rest.length || groups.length) {
+    html += `<div class="options">` + groups.map((g, i) =>
+      `<button data-group="${i}">${esc(g.key)}… <small>(pick one of ` +
+      `${g.items.length} places on the board)</small></button>`).join("") +
+      rest.map((c) => `<button data-action="${esc(c.action)}">${esc(c.label)}</button>`)
+        .join("") + "</div>";
   }
   const shapes = p.shapes || [];
   const drawn = shownShapes(shapes);
@@ -652,6 +665,33 @@ function renderOptions() {
   setHTML($("options"), html);
   // Nothing to choose here (initiative: the dice card asks): no empty card.
   $("options").hidden = !shown.length && !shapes.length && !p.proposal && !selected;
+}
+
+// Many choices alike but for the place they name (a spell on any of twenty hexes) are
+// one button, then a tap on the board: GROUP_AT or more choices, each naming one region
+// its label ends with, the rest of their labels the same.
+const GROUP_AT = 6;
+function groupChoices(choices) {
+  const byKey = new Map();
+  const rest = [];
+  for (const c of choices) {
+    const region = c.regions.length === 1 &&
+      snap.board.regions.find((r) => r.id === c.regions[0]);
+    const place = region && [region.label, region.id].find((n) => n && c.label.endsWith(" " + n));
+    if (!place) { rest.push(c); continue; }
+    const key = c.label.slice(0, -place.length - 1).replace(/ (on|to|in|at|into)$/, "");
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key).push(c);
+  }
+  const groups = [];
+  for (const [key, items] of byKey) {
+    const places = new Set(items.map((c) => c.regions[0]));
+    if (items.length >= GROUP_AT && places.size === items.length) groups.push({ key, items });
+    else rest.push(...items);
+  }
+  // The choices keep the order the game gave them.
+  rest.sort((a, b) => choices.indexOf(a) - choices.indexOf(b));
+  return { groups, rest };
 }
 
 function renderHistory() {
@@ -716,13 +756,25 @@ document.addEventListener("click", (e) => {
   const pieceEl = e.target.closest("#board g.piece");
   if (pieceEl) return pick({ piece: pieceEl.dataset.ref });
   const cellEl = e.target.closest("#board g.cell");
+  if (cellEl && picking) {
+    const action = picking.byRegion[cellEl.dataset.cell];
+    if (!action) return undefined;  // not one of the marked places
+    picking = null;
+    return command({ do: "action", action });
+  }
   if (cellEl) return pick({ cell: cellEl.dataset.cell });
   const b = e.target.closest("button");
   if (!b) return;
   if (b.classList.contains("tab")) return showTab(b.dataset.tab);
   if (b.dataset.tabGo) return showTab(b.dataset.tabGo);
   if (b.dataset.pick) return pick({ piece: b.dataset.pick });
-  if ("unpick" in b.dataset) { selected = null; return render(); }
+  if ("unpick" in b.dataset) { selected = null; picking = null; return render(); }
+  if (b.dataset.group) {
+    const g = groupsNow[Number(b.dataset.group)];
+    if (!g) return undefined;
+    picking = { key: g.key, byRegion: Object.fromEntries(g.items.map((c) => [c.regions[0], c.action])) };
+    return render();
+  }
   if (b.dataset.action) { selected = null; return command({ do: "action", action: b.dataset.action }); }
   if (b.dataset.ready) return command({ do: "ready", player: b.dataset.ready });
   if (b.dataset.dieFor) {

@@ -155,6 +155,18 @@ function render() {
   $("login").hidden = !snap.staff_login || snap.staff;
   $("staff-state").textContent = !snap.staff_login ? "This table needs no staff PIN."
     : snap.staff ? "Staff: logged in." : "Staff: log in with the admin PIN to change the game.";
+  fitBoard();
+}
+
+// The whole board on the first screen, under a prompt of any length: the board is drawn
+// no taller than the window below its top (never under MIN_BOARD px), its map scaled
+// to fit and centred.
+const MIN_BOARD = 300;
+function fitBoard() {
+  const el = $("board");
+  if (!$("tab-table").classList.contains("active")) return;
+  const top = el.getBoundingClientRect().top + window.scrollY;
+  el.style.maxHeight = `${Math.max(MIN_BOARD, Math.floor(window.innerHeight - top - 8))}px`;
 }
 
 function renderPrompt() {
@@ -922,6 +934,7 @@ function showTab(name) {
   if (name === "camera") cam.src = "/camera.mjpg";
   else cam.removeAttribute("src");  // no stream while nobody looks
   if (name === "setup") loadSetup();
+  if (name === "table") fitBoard();
 }
 
 async function loadSetup() {
@@ -1008,7 +1021,7 @@ document.addEventListener("keydown", (e) => {
 // The board's chips depend on its width (a phone gets fewer, larger ones).
 window.addEventListener("resize", () => {
   clearTimeout(renderBoard.t);
-  renderBoard.t = setTimeout(() => snap && renderBoard(), 150);
+  renderBoard.t = setTimeout(() => { if (snap) { fitBoard(); renderBoard(); } }, 150);
 });
 
 connect();

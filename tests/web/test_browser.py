@@ -165,6 +165,8 @@ def test_the_combat_helper_shows_what_damage_would_do(tmp_path: Path, page: Page
         helper = page.locator("#combat")
         expect(helper).to_contain_text("2 damage to assign")
         expect(helper.locator("button", has_text="2: disrupts")).to_have_count(1)
+        expect(helper.locator("button", has_text="1: it holds (1 more disrupts it)")
+               ).to_have_count(1)  # short of it, the button says how far
         shot(page, "07-combat-helper")
         helper.locator("button", has_text="2: disrupts").click()
         expect(page.locator("#prompt")).to_contain_text(

@@ -93,9 +93,12 @@ def _damage_panel(state: State, w: Words) -> dict[str, Any] | None:
         buttons = []
         for n in range(1, c.attack.damage_left + 1):
             total = dmg + n
+            # Short of both, the button says how far: "it holds (1 more disrupts it)".
+            more = min(dfn, life) - total
+            first = ("disrupt" if dfn <= life else "destroy") + ("s" if more == 1 else "")
             what = ("destroy or disrupt" if total >= life and total >= dfn
                     else "destroys" if total >= life else "disrupts" if total >= dfn
-                    else "no effect yet")
+                    else f"it holds ({more} more {first} it)")
             buttons.append({"action": str(A.AssignDamage(c.attack.player, ref(g), n)),
                             "label": f"{n}: {what}", "title": what})
         rows.append({"label": f"{w.piece(ref(g), owner=True)}: damage {dmg}, defense "

@@ -33,6 +33,22 @@ class Mark:
 
 
 @dataclass(frozen=True)
+class Key:
+    """One line of a board's legend: a sample of a marking as the board draws it (its
+    ``text`` in ``color``; with no text, a swatch of a region's fill) and what it means,
+    for a newcomer at the table."""
+
+    text: str
+    color: str  # #rrggbb or a player
+    means: str
+    fill: str | None = None  # the swatch the text stands on (a terrain's tint)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "color": self.color, "means": self.means,
+                "fill": self.fill}
+
+
+@dataclass(frozen=True)
 class Alert:
     """A region to stress (a fight in it, a danger): drawn in red with ``symbol`` by its
     name; ``text`` says why in words."""
@@ -139,6 +155,7 @@ class Board:
     pieces: tuple[Piece, ...]
     zones: tuple[Zone, ...] = ()
     lines: tuple[Line, ...] = ()
+    legend: tuple[Key, ...] = ()  # what the marks, fills and alerts drawn mean
 
     def __post_init__(self) -> None:
         ids = [r.id for r in self.regions]
@@ -158,7 +175,8 @@ class Board:
                 "regions": [r.to_dict() for r in self.regions],
                 "pieces": [p.to_dict() for p in self.pieces],
                 "zones": [z.to_dict() for z in self.zones],
-                "lines": [ln.to_dict() for ln in self.lines]}
+                "lines": [ln.to_dict() for ln in self.lines],
+                "legend": [k.to_dict() for k in self.legend]}
 
 
 # -- outlines -------------------------------------------------------------------------

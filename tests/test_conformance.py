@@ -70,6 +70,30 @@ def as_json(what: object, where: str) -> Any:
     return json.loads(text)
 
 
+def every_marking_is_in_the_legend(board: dict[str, Any], game: str) -> None:
+    """A newcomer can read every marking the board draws in its legend: each mark (by its
+    colour and text, any number standing for numbers), each alert's symbol, each fill."""
+    legend = board.get("legend", [])
+
+    def named(text: str, color: str | None, fill: str | None = None) -> bool:
+        return any((k["text"] == text or (text.isdigit() and k["text"].isdigit()))
+                   and (color is None or k["color"] == color)
+                   and (fill is None or k.get("fill") == fill or
+                        (not text and k["color"] == fill)) for k in legend)
+
+    for r in board.get("regions", []):
+        for m in r.get("marks", []):
+            assert named(m["text"], m["color"]), f"{game}: mark {m} not in the legend"
+        if r.get("alert"):
+            assert named(r["alert"]["symbol"], None), f"{game}: alert {r['alert']}"
+        fill = r.get("fill")
+        if fill and not any(m for m in r.get("marks", [])):
+            assert named("", None, fill), f"{game}: the fill {fill} of {r['id']}"
+        elif fill:
+            assert any(k.get("fill") == fill or k["color"] == fill for k in legend), \
+                f"{game}: the fill {fill} of {r['id']}"
+
+
 def decision(ref: Referee, state: Any, rng: random.Random) -> tuple[Any, bool]:
     """The next action of a random game: the chance node's draw, or a legal choice."""
     a = ref.chance(state, rng)
@@ -91,7 +115,9 @@ def test_random_games_end_and_every_step_keeps_the_contract(game: str, seed: int
     n = 0
     while not ref.is_over(state) and n < MAX_ACTIONS:
         before = as_json(ref.state_dict(state), "the state")
-        as_json(ref.view(state), "the view")
+        view = as_json(ref.view(state), "the view")
+        if n % 25 == 0:
+            every_marking_is_in_the_legend(view.get("board") or {}, game)
         as_json(ref.prompt(state).to_dict(), "the prompt")
         legal = list(ref.legal_actions(state))
         for a in legal:

@@ -38,6 +38,14 @@ def test_the_prompt_and_the_whole_board_on_the_first_screen(
                   wide: document.documentElement.scrollWidth};
         }""")
         pg.screenshot(path=str(ARTIFACTS / f"first-screen-{game}-{screen}.png"))
+        # The legend names the board's markings, one tap away (closed at first).
+        legend = session.referee.view(session.state)["board"].get("legend", [])
+        if legend:
+            pg.locator("#legend summary").click()
+            expect(pg.locator("#legend li")).to_have_count(len(legend))
+            expect(pg.locator("#legend")).to_contain_text(legend[0]["means"])
+            pg.locator("#legend").screenshot(
+                path=str(ARTIFACTS / f"legend-{game}-{screen}.png"))
         assert boxes["prompt"] <= size[1], boxes
         assert boxes["board"] <= size[1] + 1, f"the board's last row is below the fold: {boxes}"
         assert boxes["wide"] <= size[0], boxes

@@ -141,6 +141,7 @@ function render() {
   renderBanners();
   renderHealth();
   renderBoard();
+  renderLegend();
   renderCellInfo();
   renderZones();
   renderScore();
@@ -607,6 +608,21 @@ function renderDice() {
     }
   }
   setHTML(el, html);
+}
+
+// The board's legend, as the game writes it: each marking drawn as the board draws it
+// (its text in its colour, on its fill; a fill alone as a swatch), then what it means.
+function renderLegend() {
+  const keys = snap.board.legend || [];
+  $("legend").hidden = !keys.length;
+  setHTML($("legend-list"), keys.map((k) => {
+    const fill = k.fill ? paint(k.fill) : k.text ? "none" : paint(k.color);
+    const sample = `<svg class="key" viewBox="0 0 30 30" aria-hidden="true">` +
+      `<rect x="1" y="1" width="28" height="28" rx="4" fill="${fill}" stroke="#3a4654"/>` +
+      (k.text ? `<text x="15" y="22" text-anchor="middle" font-size="19" font-weight="700" ` +
+        `fill="${paint(k.color)}">${esc(k.text)}</text>` : "") + "</svg>";
+    return `<li>${sample} ${esc(k.means)}</li>`;
+  }).join(""));
 }
 
 // A step's own card (a fight's damage to assign): rows of action buttons.

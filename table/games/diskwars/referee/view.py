@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from table.drawing import Board, Piece, Region, Zone, frame_of, rectangle
+from table.drawing import Board, Key, Piece, Region, Zone, frame_of, rectangle
 
 from .. import scoring
 from ..stack import diameter, pinned_refs
@@ -16,6 +16,7 @@ from ..state import CASUALTY, FIELD, PLAYERS, RESERVE, ROUNDS, State
 from .wording import Words
 
 _TERRAIN_FILL = "#55603a"
+_FIELD_FILL = "#2b3a2b"
 
 
 def _circle(x: float, y: float, d: float, n: int = 36) -> tuple[tuple[float, float], ...]:
@@ -26,7 +27,7 @@ def _circle(x: float, y: float, d: float, n: int = 36) -> tuple[tuple[float, flo
 def view(state: State, words: Words) -> dict[str, Any]:
     g = state.game
     x0, y0 = g.corner
-    regions = [Region("battlefield", rectangle(x0, y0, g.side, g.side), "", fill="#2b3a2b",
+    regions = [Region("battlefield", rectangle(x0, y0, g.side, g.side), "", fill=_FIELD_FILL,
                       holds_pieces=False)]
     for p, z in g.zones.items():
         regions.append(Region(f"zone-{p}", rectangle(x0, z.y0, g.side, z.y1 - z.y0),
@@ -58,7 +59,13 @@ def view(state: State, words: Words) -> dict[str, Any]:
             pieces.append(Piece(d.ref, d.player, words.short(d.ref), zone=zone,
                                 diameter=diameter(state, d), details=detail, states=states))
     zones = (Zone("reserve", "reserve"), Zone("casualties", "casualty pile"))
-    board = Board(frame_of(regions, 4), tuple(regions), tuple(pieces), zones)
+    legend = (Key("", _FIELD_FILL, "the battlefield (3 ft square)"),
+              Key("", "p1", f"{words.player('p1')}'s deployment zone"),
+              Key("", "p2", f"{words.player('p2')}'s deployment zone"),
+              Key("", _TERRAIN_FILL, "terrain, named on the battlefield with what it does"),
+              Key("2", "#ff4d4d", "a number on a disk: the damage it has taken"))
+    board = Board(frame_of(regions, 4), tuple(regions), tuple(pieces), zones,
+                  legend=legend)
     pts = state.scores if state.winner else scoring.points(state)
     lines = [f"round {max(state.round, 1)} of {ROUNDS}" if state.round else "before the game",
              *(f"{words.player(p)}: {len(state.sides[p].hand)} command cards in hand"

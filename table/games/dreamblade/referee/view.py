@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from table.drawing import Alert, Board, Mark, Piece, Region, Zone, frame_of
+from table.drawing import Alert, Board, Key, Mark, Piece, Region, Zone, frame_of
 
 from .. import stats
 from ..layout import standard_layout
@@ -87,7 +87,22 @@ def board(state: State, words: Words, lingering: dict[int, str],
             else "solid" if m.gid in at_risk else None,
             details=details, states=tuple(states), note=str(m.d.cost),
             kind=f"{m.player}:{m.d.name}"))  # copies are interchangeable
-    return Board(frame_of(regions), tuple(regions), tuple(pieces), ZONES)
+    return Board(frame_of(regions), tuple(regions), tuple(pieces), ZONES,
+                 legend=_legend(words))
+
+
+def _legend(words: Words) -> tuple[Key, ...]:
+    """What the printed map's markings mean (the same every turn)."""
+    out: list[Key] = []
+    for p in ("p1", "p2"):
+        out.append(Key("3", p, f"a number in {words.player(p)}'s colour: the points "
+                               f"{words.player(p)} scores at the conquest for a creature "
+                               "of theirs in that cell"))
+    for p in ("p1", "p2"):
+        out.append(Key("", p, f"a cell tinted {words.player(p)}'s colour: "
+                              f"{words.player(p)}'s portal, where their creatures spawn"))
+    out.append(Key(ENGAGED.symbol, "#ff4d4d", ENGAGED.text))
+    return tuple(out)
 
 
 def score(state: State, words: Words) -> dict[str, Any]:

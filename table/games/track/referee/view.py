@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from table.drawing import Board, Line, Piece, Region, Zone, frame_of
+from table.drawing import Board, Key, Line, Piece, Region, Zone, frame_of
 
 from ..layout import LAYOUT, PAWN_MM, WELL
 from ..state import HOME, MEADOW, PLAYERS, State
@@ -29,7 +29,11 @@ def view(state: State, names: Mapping[str, str]) -> dict[str, Any]:
     well = (Line((wx - _X, wy), (wx + _X, wy), "", "#9fb0c0"),
             Line((wx, wy - _X), (wx, wy + _X), "", "#9fb0c0"),
             Line((wx, wy - 2 * _X), (wx, wy - 2 * _X), "well", "#9fb0c0"))
-    board = Board(frame_of(regions, 4), regions, pieces, (Zone("waiting", "waiting"),), well)
+    legend = (Key("", "#2e5e2e", "s5, home: a pawn that reaches it is home"),
+              Key("", "#1f3d24", "the meadow: a pawn home grazes anywhere in it, within "
+                                 "four inches of the well"))
+    board = Board(frame_of(regions, 4), regions, pieces, (Zone("waiting", "waiting"),), well,
+                  legend)
     lines = []
     if state.luck is not None:  # whether a player holds a card is public; which, theirs
         lines = [f"{names.get(p, p)} holds {'a' if state.hand(p) else 'no'} luck card"

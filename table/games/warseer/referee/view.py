@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from table.drawing import Alert, Board, Line, Mark, Piece, Region, Zone, frame_of
+from table.drawing import Alert, Board, Key, Line, Mark, Piece, Region, Zone, frame_of
 
 from .. import engine
 from ..state import CAMP, FIELD, HISTORY, PLAYERS, State
@@ -33,6 +33,20 @@ def _regions(ref: Context, state: State) -> tuple[Region, ...]:
         out.append(Region(r["name"], tuple((x, y) for x, y in r["polygon"]), r["name"],
                           fill=t.fill if t else zone_of.get(h), marks=marks,
                           alert=alert.get(r["name"])))
+    return tuple(out)
+
+
+def _legend(ref: Context) -> tuple[Key, ...]:
+    """The battlefield's markings: each kind of terrain by its letter and tint, the
+    deployment zones, an attack under way."""
+    bf = ref.game.battlefield
+    out: list[Key] = []
+    for t in sorted({t for t in bf.terrain.values()}, key=lambda t: t.label):
+        out.append(Key(t.label[0].upper(), "#ffffff", t.label, t.fill))
+    for p in PLAYERS:
+        if bf.deployment.get(p):
+            out.append(Key("", p, f"{ref.words.player(p)}'s deployment zone"))
+    out.append(Key("⚔", "#ff4d4d", "an attack under way: the attacker and its target"))
     return tuple(out)
 
 
@@ -112,5 +126,6 @@ def view(ref: Context, state: State) -> dict[str, Any]:
             lines = (Line(_centre(regions, str(a.hex)), _centre(regions, str(d.hex)),
                           "attack", "#ff5050"),)
     board = Board(frame_of(regions, 4), regions, _pieces(ref, state),
-                  (Zone("camp", "War Camp"), Zone("history", "History")), lines)
+                  (Zone("camp", "War Camp"), Zone("history", "History")), lines,
+                  _legend(ref))
     return {"board": board.to_dict(), "state": state.to_dict(), "score": score(ref, state)}

@@ -10,7 +10,7 @@ let systems = []; // the installed games (/api/systems): their words and sample 
 let faces = [];
 let refreshTimer = null;
 let selected = null; // {cell} or {piece}: what a click on the board picked
-let picking = null; // {key, byRegion}: a group of like choices waiting for a place
+let picking = null; // {key, byRegion: Map}: a group of like choices waiting for a place
 let groupsNow = []; // the groups the options card shows, by index
 let undoArmed = null; // the undo waiting for its second press: [label, timer]
 
@@ -294,7 +294,7 @@ function renderBoard() {
     const picked = selected && (selected.cell === r.id ||
       (selected.piece && pieceOf(selected.piece)?.region === r.id));
     const fill = r.fill ? paint(r.fill) + "55" : r.alert ? "#5a1f1f" : "#1c232b";
-    const target = picking && r.id in picking.byRegion;
+    const target = picking && picking.byRegion.has(r.id);
     const cls = ["cell", can.regions.has(r.id) && !picking ? "choosable" : "",
                  picked ? "picked" : "", target ? "target" : ""];
     out += `<g class="${cls.join(" ")}" data-cell="${esc(r.id)}" role="button" ` +
@@ -670,7 +670,7 @@ function renderOptions() {
   if (picking && !groups.some((g) => g.key === picking.key)) picking = null;  // gone
   if (picking) {
     html += `<p class="filter"><b>${esc(picking.key)}…</b> tap one of the ` +
-      `${Object.keys(picking.byRegion).length} marked places on the board ` +
+      `${picking.byRegion.size} marked places on the board ` +
       "<button type=\"button\" data-unpick>Cancel</button></p>";
   } else if (rest.length || groups.length) {
     html += `<div class="options">` + groups.map((g, i) =>
@@ -785,7 +785,7 @@ document.addEventListener("click", (e) => {
   if (pieceEl) return pick({ piece: pieceEl.dataset.ref });
   const cellEl = e.target.closest("#board g.cell");
   if (cellEl && picking) {
-    const action = picking.byRegion[cellEl.dataset.cell];
+    const action = picking.byRegion.get(cellEl.dataset.cell);
     if (!action) return undefined;  // not one of the marked places
     picking = null;
     return command({ do: "action", action });
@@ -800,7 +800,7 @@ document.addEventListener("click", (e) => {
   if (b.dataset.group) {
     const g = groupsNow[Number(b.dataset.group)];
     if (!g) return undefined;
-    picking = { key: g.key, byRegion: Object.fromEntries(g.items.map((c) => [c.regions[0], c.action])) };
+    picking = { key: g.key, byRegion: new Map(g.items.map((c) => [c.regions[0], c.action])) };
     return render();
   }
   if (b.dataset.action) { selected = null; return command({ do: "action", action: b.dataset.action }); }

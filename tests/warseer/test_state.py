@@ -26,7 +26,7 @@ def _mutable_parts(obj, path="s"):
             yield from _mutable_parts(getattr(obj, f.name), f"{path}.{f.name}")
 
 
-def test_a_clone_shares_no_mutable_part():
+def test_a_clone_shares_no_mutable_part_but_creatures_until_one_is_edited():
     g = game()
     s = position(g, {"p1#0": "c3", "p2#1": "c4"})
     s, _ = play(g, s, "p1 play blessed-edge p1#0", "p1 attack p1#0 p2#1", "p1 roll S,0,S")
@@ -36,7 +36,14 @@ def test_a_clone_shares_no_mutable_part():
     assert c.to_dict() == s.to_dict() == copy.deepcopy(s).to_dict()
     mine = {id(o) for _, o in _mutable_parts(s)}
     shared = [p for p, o in _mutable_parts(c) if id(o) in mine]
-    assert shared == []
+    # The creatures themselves (copy on write), and nothing in them or beside them.
+    assert shared == [f"s.units[{r!r}]" for r in s.units]
+    before, after = copy.deepcopy(s).to_dict(), copy.deepcopy(c).to_dict()
+    c.edit("p2#1").wounds += 1
+    s.edit("p1#0").attacked = False
+    assert c.units["p1#0"].attacked and s.units["p2#1"].wounds == before["units"]["p2#1"]["wounds"]
+    assert c.to_dict()["units"]["p2#1"]["wounds"] == after["units"]["p2#1"]["wounds"] + 1
+    assert c.clone().edit("p1#0") is not c.units["p1#0"]  # a clone of a clone copies too
 
 
 def test_apply_never_changes_its_input():

@@ -193,11 +193,22 @@ def made_once(kept: dict[Any, Any], cls: Callable[..., Action], head: tuple[Any,
               lasts: tuple[Any, ...]) -> tuple[Action, ...]:
     """``cls(*head, x)`` for each ``x`` of ``lasts``. Actions are values, so lists the
     rules make again and again (a creature's moves, a card's targets) are made once and
-    kept in ``kept`` (the battlefield's ``answers``)."""
+    kept in ``kept`` (the battlefield's ``answers``), and so is each action in them: a
+    list not met before is mostly actions met before (the same creature's moves from the
+    same hex among other neighbours)."""
     key = (cls, head, lasts)
     found = kept.get(key)
     if found is None:
-        found = kept[key] = tuple(cls(*head, x) for x in lasts)
+        one = kept.get((cls, head))
+        if one is None:
+            one = kept[(cls, head)] = {}
+        made = []
+        for x in lasts:
+            a = one.get(x)
+            if a is None:
+                a = one[x] = cls(*head, x)
+            made.append(a)
+        found = kept[key] = tuple(made)
     return found  # type: ignore[no-any-return]
 
 

@@ -54,27 +54,52 @@ from .state import (
 from .turn import main_phase
 
 
-def blockers(game: Game, s: State, *free: Hex | None) -> set[Hex]:
+def blockers(game: Game, s: State, *free: Hex | None) -> frozenset[Hex]:
     """Hexes that block sight: sight-blocking terrain and every creature but ``free``."""
-    out = set(game.battlefield.sight_blockers()) | set(s.occupied())
-    out.difference_update(h for h in free if h is not None)
-    return out
+    out = game.battlefield.sight_blockers().union(s.occupied())
+    return out.difference(free) if free else out
 
 
 def targets(game: Game, attacker: Unit, enemies: Iterable[Unit],
-            blocking: set[Hex]) -> list[Unit]:
+            blocking: frozenset[Hex]) -> list[Unit]:
     """The ``enemies`` ``attacker`` may attack now (``can_target`` says why not, for one;
     this is the same test without the words, for listing legal actions)."""
     a = attacker.hex
     if a is None:
         return []
     reach = game.catalog.creature(attacker.name).range
-    return [e for e in enemies if e.hex is not None and distance(a, e.hex) <= reach
-            and line_of_sight(a, e.hex, blocking)]
+    aq, ar = a
+    out = []
+    for e in enemies:
+        h = e.hex
+        if h is None:
+            continue
+        dq, dr = h[0] - aq, h[1] - ar
+        far = max(abs(dq), abs(dr), abs(dq + dr))  # ``distance``, inline: asked often
+        if far <= reach and (far <= 1 or _in_sight(a, h, blocking)):
+            out.append(e)
+    return out
+
+
+# Listing the legal actions asks sight between the same hexes among the same blockers
+# again and again (each card played leaves the creatures where they stand): answers
+# are kept by the blockers' set, whose hash Python keeps with it.
+_SIGHT_SEEN: dict[tuple[Hex, Hex, frozenset[Hex]], bool] = {}
+_SIGHT_SEEN_MAX = 100_000
+
+
+def _in_sight(a: Hex, b: Hex, blocking: frozenset[Hex]) -> bool:
+    key = (a, b, blocking)
+    seen = _SIGHT_SEEN.get(key)
+    if seen is None:
+        if len(_SIGHT_SEEN) >= _SIGHT_SEEN_MAX:
+            _SIGHT_SEEN.clear()
+        seen = _SIGHT_SEEN[key] = line_of_sight(a, b, blocking)
+    return seen
 
 
 def can_target(game: Game, s: State, attacker: Unit, defender: Unit,
-               blocking: set[Hex] | None = None) -> str | None:
+               blocking: frozenset[Hex] | None = None) -> str | None:
     """Why ``attacker`` cannot attack ``defender`` now, or None."""
     a, d = attacker.hex, defender.hex
     if a is None or d is None:
@@ -119,7 +144,7 @@ def declare(game: Game, s: State, a: Declare, events: list[Event]) -> None:
     why = can_target(game, s, au, du)
     if why:
         raise RulesError("target", f"{a}: {a.defender} is {why}")
-    au.attacked = True
+    s.edit(au.ref).attacked = True
     s.attack = start(game, s, a.attacker, a.defender, counter=False)
     events.append(Event("declared", {"attacker": a.attacker, "defender": a.defender,
                                      "magic": s.attack.magic}))
@@ -369,7 +394,7 @@ def push(game: Game, s: State, a: Push, events: list[Event]) -> None:
     if a.hex not in push_options(game, s):
         raise RulesError("push_hex", f"{a}: {a.hex} is not a free hex beside {a.unit} ("
                          + ", ".join(map(str, push_options(game, s))) + ")")
-    s.units[a.unit].hex = a.hex
+    s.edit(a.unit).hex = a.hex
     events.append(Event("pushed", {"unit": a.unit, "to": str(a.hex)}))
     if game.battlefield.difficult(a.hex):
         at.damage += 1
@@ -421,7 +446,7 @@ def _counter_or_end(game: Game, s: State) -> None:
 def advance(game: Game, s: State, a: Advance, events: list[Event]) -> None:
     at = _awaiting(s, a, (ADVANCE,), "no advance is offered")
     if a.take:
-        s.units[at.attacker].hex = at.origin
+        s.edit(at.attacker).hex = at.origin
         events.append(Event("advanced", {"unit": at.attacker, "to": str(at.origin)}))
     else:
         events.append(Event("stayed", {"unit": at.attacker,

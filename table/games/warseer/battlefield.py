@@ -110,7 +110,33 @@ class Battlefield:
         return bool(t and t.cover)
 
     def sight_blockers(self) -> frozenset[Hex]:
+        return self._sight_blockers
+
+    @cached_property
+    def _sight_blockers(self) -> frozenset[Hex]:
         return frozenset(h for h, t in self.terrain.items() if t.blocks_sight)
+
+    # Movement is searched over the hexes by number (their reading order, ``by_place``):
+    # a list indexed by number is cheaper to search than a dict keyed by hex.
+    @cached_property
+    def places(self) -> tuple[Hex, ...]:
+        """The hexes in reading order: ``places[by_place[h]] == h``."""
+        return tuple(sorted(self.by_place, key=self.by_place.__getitem__))
+
+    @cached_property
+    def walk_steps(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """By hex number: the neighbours a walker can step into, with what the step
+        costs (two into difficult terrain, else one)."""
+        num = self.by_place
+        return tuple(tuple((num[n], 2 if n in self.difficult_hexes else 1)
+                           for n in self.adjacent[h] if n in self.standable_hexes)
+                     for h in self.places)
+
+    @cached_property
+    def fly_steps(self) -> tuple[tuple[int, ...], ...]:
+        """By hex number: its neighbours, each a step of one for a flyer."""
+        num = self.by_place
+        return tuple(tuple(num[n] for n in self.adjacent[h]) for h in self.places)
 
     def regions(self) -> list[dict[str, Any]]:
         """The hexes as printed regions (map mm, before the sheet's margins)."""

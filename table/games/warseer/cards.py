@@ -36,7 +36,7 @@ def own_on_field(s: State, player: str, ref: str | None, a: Action) -> Unit:
     u = s.units.get(ref or "")
     if u is None or u.player != player or u.place != FIELD:
         raise RulesError("target", f"{a}: name one of {player}'s creatures on the battlefield")
-    return u
+    return s.edit(u.ref)  # to be changed
 
 
 def apply_effect(game: Game, s: State, player: str, eff: Effect, target: str | None,
@@ -70,7 +70,7 @@ def apply_effect(game: Game, s: State, player: str, eff: Effect, target: str | N
         for h in hexes:
             ref = f"{player}#{len(game.warbands[player]) + s.minions[player]}"
             s.minions[player] += 1
-            s.units[ref] = Unit(ref, player, eff.arg, FIELD, h)
+            s.add_unit(Unit(ref, player, eff.arg, FIELD, h))
             events.append(Event("summoned", {"unit": ref, "hex": str(h), "minion": eff.arg}))
     else:
         u = own_on_field(s, player, target, a)
@@ -86,7 +86,7 @@ def apply_effect(game: Game, s: State, player: str, eff: Effect, target: str | N
         elif eff.verb == "attack":
             u.bonus_attack += 1 if card is None or card.type == "building" else 0
         if card is not None and card.enchantment:
-            u.enchantments.append(card.code)
+            u.enchantments = (*u.enchantments, card.code)
             events.append(Event("enchanted", {"unit": u.ref, "card": card.code}))
 
 

@@ -30,9 +30,9 @@ def health_left(game: Game, s: State, u: Unit, magic: bool) -> int:
 def deal(game: Game, s: State, ref: str, amount: int, magic: bool,
          events: list[Event]) -> None:
     """``amount`` damage to ``ref`` (on the battlefield), through its armour."""
-    u = s.units[ref]
-    if amount <= 0 or u.place != FIELD:
+    if amount <= 0 or s.units[ref].place != FIELD:
         return
+    u = s.edit(ref)
     taken = {"relics": 0, "armour": 0, "wounds": 0}
     if not magic and ref.endswith("#0"):
         for r in s.sides[u.player].relics:
@@ -54,13 +54,13 @@ def deal(game: Game, s: State, ref: str, amount: int, magic: bool,
 
 
 def eliminate(game: Game, s: State, ref: str, events: list[Event]) -> None:
-    u = s.units[ref]
+    u = s.edit(ref)
     kind = game.catalog.creature(u.name).kind
     side = s.sides[u.player]
     u.place = GONE if kind == "minion" else HISTORY
     u.hex = None
     side.history.extend(u.enchantments)
-    u.enchantments = []
+    u.enchantments = ()
     if kind == "hero":
         side.history.extend(r.code for r in side.relics)
         side.relics = []

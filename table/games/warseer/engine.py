@@ -188,9 +188,11 @@ def _end_turn(game: Game, s: State, a: EndTurn, events: list[Event]) -> None:
         s.phase = OVER
         events.append(Event("game_over", {"winner": s.winner, "points": vp}))
         return
-    for u in s.units.values():
-        u.moved = u.attacked = False
-        u.building, u.bonus_attack, u.bonus_move = None, 0, 0
+    for r, u in s.units.items():
+        if u.moved or u.attacked or u.building or u.bonus_attack or u.bonus_move:
+            u = s.edit(r)
+            u.moved = u.attacked = False
+            u.building, u.bonus_attack, u.bonus_move = None, 0, 0
     side = s.sides[s.active]
     side.summoned = side.discarded = side.feat_spent = False
     side.destroyed = 0
@@ -210,7 +212,7 @@ def _deploy(game: Game, s: State, a: Deploy, events: list[Event]) -> None:
     if a.unit != f"{a.player}#0":
         raise RulesError("not_hero", f"{a}: {a.player} deploys their hero, {a.player}#0")
     _check_place(game, s, a.player, a.hex, a)
-    u = s.units[a.unit]
+    u = s.edit(a.unit)
     u.place, u.hex = FIELD, a.hex
     events.append(Event("deployed", {"unit": a.unit, "hex": str(a.hex)}))
     if a.player == "p1":
@@ -237,6 +239,7 @@ def _summon(game: Game, s: State, a: Summon, events: list[Event]) -> None:
     if s.sides[a.player].summoned:
         raise RulesError("summoned", f"{a}: one character a turn comes from the War Camp")
     _check_place(game, s, a.player, a.hex, a)
+    u = s.edit(a.unit)
     u.place, u.hex = FIELD, a.hex
     s.sides[a.player].summoned = True
     events.append(Event("summoned", {"unit": a.unit, "hex": str(a.hex)}))

@@ -29,7 +29,6 @@ decides it exactly, up to gaps narrower than a millionth of a hex.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterable
 from functools import lru_cache
@@ -142,38 +141,51 @@ def _clip(poly: Poly, p: Point, d: Point) -> tuple[float, float] | None:
 
 def _segment_clear(p: Point, q: Point, blockers: tuple[Poly, ...]) -> bool:
     """The segment p-q enters no blocker's interior (it may touch their outlines)."""
-    d = (q[0] - p[0], q[1] - p[1])
-    cuts = {0.0, 1.0}
-    for b in blockers:
-        iv = _clip(b, p, d)
-        if iv:
-            cuts.update(t for t in iv if 0.0 < t < 1.0)
-    ts = sorted(cuts)
-    for t0, t1 in itertools.pairwise(ts):
-        if t1 - t0 <= EPS:
-            continue
-        m = (p[0] + d[0] * (t0 + t1) / 2, p[1] + d[1] * (t0 + t1) / 2)
-        if any(_depth(b, m) < -EPS for b in blockers):
-            return False
+    px, py = p
+    dx, dy = q[0] - px, q[1] - py
+    for (cx, cy), apothem in blockers:
+        # The part of the segment strictly inside this hexagon: t in (lo, hi), kept
+        # inside each edge in turn (n.(p + t d) < apothem, from the hexagon's centre).
+        x, y = px - cx, py - cy
+        lo, hi = 0.0, 1.0
+        for nx, ny in _NORMALS:
+            num = apothem - (nx * x + ny * y)
+            den = nx * dx + ny * dy
+            if -EPS < den < EPS:
+                if num <= EPS:  # along or outside this edge's line: never inside
+                    break
+                continue
+            t = num / den
+            if den > 0:
+                if t < hi:
+                    hi = t
+            elif t > lo:
+                lo = t
+            if hi - lo <= EPS:
+                break
+        else:
+            return False  # a stretch of the segment lies inside this blocker
     return True
 
 
-def _line_clear(u: Point, v: Point, a: Poly, b: Poly, blockers: tuple[Poly, ...]) -> bool:
-    """Along the line through u and v: a stretch from hexagon a to hexagon b enters no
-    blocker's interior."""
+def _line_between(u: Point, v: Point, a: Poly, b: Poly, blockers: tuple[Poly, ...]
+                  ) -> tuple[Point, Point] | None:
+    """Along the line through u and v: the stretch from hexagon a to hexagon b, if it
+    enters no blocker's interior."""
     d = (v[0] - u[0], v[1] - u[1])
     ia, ib = _clip(a, u, d), _clip(b, u, d)
     if ia is None or ib is None:
-        return False
+        return None
     if ia[1] <= ib[0]:
         t0, t1 = ia[1], ib[0]
     elif ib[1] <= ia[0]:
         t0, t1 = ib[1], ia[0]
-    else:
-        return True  # the two hexes overlap along this line (cannot happen once shrunk)
+    else:  # the two hexes overlap along this line (cannot happen once shrunk)
+        return (u[0] + d[0] * ia[0], u[1] + d[1] * ia[0]), \
+            (u[0] + d[0] * ia[1], u[1] + d[1] * ia[1])
     p = (u[0] + d[0] * t0, u[1] + d[1] * t0)
     q = (u[0] + d[0] * t1, u[1] + d[1] * t1)
-    return _segment_clear(p, q, blockers)
+    return (p, q) if _segment_clear(p, q, blockers) else None
 
 
 def _near(h: Hex, a: Point, b: Point) -> bool:
@@ -199,13 +211,7 @@ def line_of_sight(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
     key = (d, near)
     known = _KNOWN.get(key)
     if known is None:
-        shut = _SHUT.get(d)
-        if shut and _shuts(shut, near):
-            known = False
-        else:
-            known = _sight(_ORIGIN, d, near)
-            if not known:
-                _remember_shut(_ORIGIN, d, near)
+        known = _decide(d, near)
         if len(_KNOWN) >= _KNOWN_MAX:
             _KNOWN.clear()
         _KNOWN[key] = known
@@ -229,22 +235,46 @@ def _around(d: Hex) -> frozenset[tuple[int, int]]:
                      if (q, r) not in ((0, 0), (d.q, d.r)) and _near(Hex(q, r), ca, cb))
 
 
-# Blocking only grows with blockers: a set of hexes that shuts every line between two
-# hexes still does with more added (``tests/warseer/test_hexes.py`` checks it). So each
-# time some blockers shut a pair, the smallest part of them that still does (blockers
-# taken away one at a time while the rest still shut it) is kept for the pair, and a
-# later set holding such a part is answered without the geometry: in a game the same
-# creature or wood stands between the same two hexes again and again, and a shut pair
-# costs the exact test a hundred times an open one.
-# By the step from one hex to the other: the single hexes that shut it alone, and the
-# larger smallest parts (no part kept holds another).
+# Blocking only grows with blockers (``tests/warseer/test_hexes.py`` checks it), and
+# the exact test costs far more than looking up what earlier answers proved. Two kinds
+# of proof are kept, by the step from the origin to the other hex:
+#
+# * a set of blockers that shuts every line between the two hexes still does with more
+#   added. Each time some blockers shut a pair, the smallest part of them that still
+#   does (blockers taken away one at a time while the rest still shut it) is kept, and
+#   a later set holding such a part is shut: in a game the same creature or wood stands
+#   between the same two hexes again and again. Kept as the single hexes that shut it
+#   alone and the larger smallest parts (no part kept holds another).
+# * a clear line found once stays clear while no blocker stands on it: with it, the
+#   set of hexes it passes into (of all those ``_around`` the step) is kept, and a later
+#   set of blockers missing all of them is open, with no geometry.
 _Shut = tuple[set[tuple[int, int]], list[frozenset[tuple[int, int]]]]
 _SHUT: dict[Hex, _Shut] = {}
-_SHUT_PAIRS = 20_000  # a bound on memory: every step on a 26 x 26 battlefield fits
-_SHUT_PER_PAIR = 64
+_OPEN: dict[Hex, list[frozenset[tuple[int, int]]]] = {}
+_PROOF_PAIRS = 20_000  # a bound on memory: every step on a 26 x 26 battlefield fits
+_PROOFS_PER_PAIR = 64
 
 
-def _shuts(shut: _Shut, near: tuple[tuple[int, int], ...]) -> bool:
+def _decide(d: Hex, near: tuple[tuple[int, int], ...]) -> bool:
+    """Sight from the origin to ``d`` past ``near``: by a kept proof when one applies,
+    else by the geometry, whose answer is kept as a proof for the sets to come."""
+    if _proven_shut(d, near):
+        return False
+    lines = _OPEN.get(d)
+    if lines and any(line.isdisjoint(near) for line in lines):
+        return True
+    line = _clear_line(_ORIGIN, d, near)
+    if line is None:
+        _remember_shut(d, near)
+        return False
+    _remember_open(d, line)
+    return True
+
+
+def _proven_shut(d: Hex, near: tuple[tuple[int, int], ...]) -> bool:
+    shut = _SHUT.get(d)
+    if not shut:
+        return False
     singles, larger = shut
     if not singles.isdisjoint(near):
         return True
@@ -254,48 +284,86 @@ def _shuts(shut: _Shut, near: tuple[tuple[int, int], ...]) -> bool:
     return any(m <= present for m in larger)
 
 
-def _remember_shut(a: Hex, b: Hex, near: tuple[tuple[int, int], ...]) -> None:
+def _remember_shut(d: Hex, near: tuple[tuple[int, int], ...]) -> None:
     core = near
     for h in near:
         fewer = tuple(x for x in core if x != h)
-        if not _sight(a, b, fewer):
+        if _proven_shut(d, fewer):
             core = fewer
-    if len(_SHUT) >= _SHUT_PAIRS:
+            continue
+        lines = _OPEN.get(d)
+        if lines and any(line.isdisjoint(fewer) for line in lines):
+            continue
+        line = _clear_line(_ORIGIN, d, fewer)
+        if line is None:
+            core = fewer
+        else:
+            _remember_open(d, line)
+    if len(_SHUT) >= _PROOF_PAIRS:
         _SHUT.clear()
-    singles, larger = _SHUT.setdefault(b, (set(), []))  # a is the origin
+    singles, larger = _SHUT.setdefault(d, (set(), []))
     part = frozenset(core)
     if len(part) == 1:
         singles.update(part)
         larger[:] = [m for m in larger if not part <= m]
-    elif len(larger) < _SHUT_PER_PAIR:
+    elif len(larger) < _PROOFS_PER_PAIR:
         larger[:] = [m for m in larger if not part <= m] + [part]
 
 
-@lru_cache(maxsize=4096)  # the shut-set search asks the same sets again
+def _remember_open(d: Hex, line: tuple[Point, Point]) -> None:
+    """Keep a clear line from the origin's hex to ``d``'s as the hexes it passes into."""
+    p, q = line
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    span = dx * dx + dy * dy
+    reach = SIZE + 2 * GROW  # a hexagon lies within its circumradius of its centre
+    hit = []
+    for h in _around(d):
+        c = centre(Hex(*h))
+        t = 0.0 if span == 0 else max(0.0, min(1.0, ((c[0] - p[0]) * dx
+                                                     + (c[1] - p[1]) * dy) / span))
+        if math.hypot(c[0] - p[0] - t * dx, c[1] - p[1] - t * dy) > reach:
+            continue
+        if not _segment_clear(p, q, ((c, _APOTHEM + GROW),)):
+            hit.append(h)
+    if len(_OPEN) >= _PROOF_PAIRS:
+        _OPEN.clear()
+    lines = _OPEN.setdefault(d, [])
+    if len(lines) < _PROOFS_PER_PAIR:
+        lines.append(frozenset(hit))
+
+
+@lru_cache(maxsize=4096)
 def _sight(a: Hex, b: Hex, near: tuple[tuple[int, int], ...]) -> bool:
     """``line_of_sight`` past ``near``, the blockers that may be in the way, as (q, r)."""
-    if not near:
-        return True
-    near = tuple(Hex(*h) for h in near)
-    grown = tuple((centre(h), _APOTHEM + GROW) for h in near)
+    return _clear_line(a, b, near) is not None
+
+
+def _clear_line(a: Hex, b: Hex, near: tuple[tuple[int, int], ...]
+                ) -> tuple[Point, Point] | None:
+    """A segment from hex ``a`` to hex ``b`` that keeps clear of ``near`` (see the
+    module's note), or None when there is none."""
+    grown = tuple((centre(Hex(*h)), _APOTHEM + GROW) for h in near)
     pa, pb = (centre(a), _APOTHEM - GROW), (centre(b), _APOTHEM - GROW)
     if _segment_clear(centre(a), centre(b), grown):
-        return True
+        return centre(a), centre(b)
     ends_a, ends_b = corners(a, pa[1]), corners(b, pb[1])
     # Corner of a to corner of b first: most sightlines past an obstacle are found there.
-    if any(_segment_clear(u, v, grown) for u in ends_a for v in ends_b):
-        return True
+    for u in ends_a:
+        for v in ends_b:
+            if _segment_clear(u, v, grown):
+                return u, v
     # Every corner a clear line may pass through, with the hexagon it belongs to: a
     # corner inside another blocker cannot be on a clear line, nor can a line through two
     # opposite corners of one hexagon (it crosses its inside).
+    near_hexes = tuple(Hex(*h) for h in near)
     pts: list[tuple[int, int, Point]] = [(-1, k, p) for k, p in enumerate(ends_a)]
     pts += [(-2, k, p) for k, p in enumerate(ends_b)]
-    for i, h in enumerate(near):
+    for i, h in enumerate(near_hexes):
         pts += [(i, k, p) for k, p in enumerate(corners(h, _APOTHEM + GROW))
                 if not any(_depth(g, p) < -EPS for j, g in enumerate(grown) if j != i)]
     # A clear line through a blocker's corner only touches that blocker: both corners
     # beside it lie on one side of the line. Most pairs fail that at once.
-    side = {i: corners(h, _APOTHEM + GROW) for i, h in enumerate(near)}
+    side = {i: corners(h, _APOTHEM + GROW) for i, h in enumerate(near_hexes)}
 
     def tangent(h: int, k: int, u: Point, v: Point) -> bool:
         if h < 0:
@@ -305,14 +373,25 @@ def _sight(a: Hex, b: Hex, near: tuple[tuple[int, int], ...]) -> bool:
         s2 = _cross(u, v, c[(k + 1) % 6])
         return s1 * s2 >= -EPS
 
+    # A line that misses the circle around a hexagon misses the hexagon: most pairs of
+    # corners are dropped by that before the exact tests.
+    (ax, ay), (bx, by) = pa[0], pb[0]
+    ra = pa[1] * 2 / SQRT3
     for n, (hu, ku, u) in enumerate(pts):
+        ux, uy = u
         for hv, kv, v in pts[n + 1:]:
             if hu == hv and (ku - kv) % 6 not in (1, 5):
                 continue
-            if tangent(hu, ku, u, v) and tangent(hv, kv, v, u) \
-                    and _line_clear(u, v, pa, pb, grown):
-                return True
-    return False
+            ex, ey = v[0] - ux, v[1] - uy
+            reach = ra * math.hypot(ex, ey)
+            if abs(ex * (ay - uy) - ey * (ax - ux)) > reach \
+                    or abs(ex * (by - uy) - ey * (bx - ux)) > reach:
+                continue
+            if tangent(hu, ku, u, v) and tangent(hv, kv, v, u):
+                seg = _line_between(u, v, pa, pb, grown)
+                if seg is not None:
+                    return seg
+    return None
 
 
 def _cross(u: Point, v: Point, w: Point) -> float:

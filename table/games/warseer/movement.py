@@ -66,27 +66,40 @@ def _reach(game: Game, s: State, u: Unit, taken: Mapping[Hex, str] | None
     hit = kept.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
-    adjacent, standable, difficult = bf.adjacent, bf.standable_hexes, bf.difficult_hexes
-    best = {start: 0}
-    # Steps cost one or two: hexes are taken cheapest first from one list per cost.
-    by_cost: list[list[Hex]] = [[start]] + [[] for _ in range(budget)]
-    for cost, hexes in enumerate(by_cost):
-        for h in hexes:
-            if best[h] != cost:
-                continue  # reached more cheaply since it was listed here
-            for n in adjacent[h]:
-                if flying:
-                    c = cost + 1
-                elif n not in standable or n in near:
-                    continue
-                else:
-                    c = cost + 2 if n in difficult else cost + 1
-                if c <= budget and c < best.get(n, budget + 1):
-                    best[n] = c
-                    by_cost[c].append(n)
-    del best[start]
-    out = {h: c for h, c in best.items() if h not in near and h in standable}
-    answer = (tuple(sorted(out, key=bf.by_place.__getitem__)), out)
+    places, num = bf.places, bf.by_place
+    blocked = {num[h] for h in near}
+    first = num[start]
+    over = budget + 1
+    best = [over] * len(places)
+    best[first] = 0
+    # Steps cost one or two: hexes are taken cheapest first from one list per cost; a
+    # hex reached with the whole budget spent leads nowhere, so lists stop short of it.
+    by_cost: list[list[int]] = [[first]] + [[] for _ in range(budget)]
+    if flying:  # over anything, one a hex
+        steps = bf.fly_steps
+        for cost in range(budget):
+            c = cost + 1
+            for i in by_cost[cost]:
+                for j in steps[i]:
+                    if c < best[j]:
+                        best[j] = c
+                        by_cost[c].append(j)
+        blocked |= {i for i, h in enumerate(places) if h not in bf.standable_hexes}
+    else:
+        walk = bf.walk_steps
+        for cost in range(budget):
+            for i in by_cost[cost]:
+                if best[i] != cost:
+                    continue  # reached more cheaply since it was listed here
+                for j, k in walk[i]:
+                    c = cost + k
+                    if c < best[j] and c <= budget and j not in blocked:
+                        best[j] = c
+                        by_cost[c].append(j)
+    blocked.add(first)
+    order = [i for i, c in enumerate(best) if c < over and i not in blocked]
+    hexes = tuple(places[i] for i in order)
+    answer = (hexes, {places[i]: best[i] for i in order})
     if len(kept) >= _REACH_KEPT:
         kept.clear()
     kept[key] = answer
@@ -109,5 +122,6 @@ def move(game: Game, s: State, a: Move, events: list[Event]) -> None:
                          f"{movement(game, s, u)}; difficult terrain costs 2, creatures bar "
                          "the way)")
     frm = u.hex
+    u = s.edit(a.unit)
     u.hex, u.moved = a.hex, True
     events.append(Event("moved", {"unit": a.unit, "from": str(frm), "to": str(a.hex)}))

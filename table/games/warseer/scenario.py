@@ -168,6 +168,7 @@ def _position(game: Game, setup: dict[str, Any]) -> State:
             raise ScenarioError(f"setup.placement.{ref}: {e}") from None
         if hx in s.occupied() or not game.battlefield.standable(hx):
             raise ScenarioError(f"setup.placement.{ref}: {hx} is taken or impassable")
+        u = s.edit(ref)
         u.place, u.hex = FIELD, hx
     for key in ("wounds", "armour"):
         vals = setup.get(key, {})
@@ -176,7 +177,7 @@ def _position(game: Game, setup: dict[str, Any]) -> State:
         for ref, n in vals.items():
             if ref not in s.units:
                 raise ScenarioError(f"setup.{key}: no creature {quote(ref)}")
-            setattr(s.units[ref], key, whole_number(n, f"setup.{key}.{ref}"))
+            setattr(s.edit(ref), key, whole_number(n, f"setup.{key}.{ref}"))
     for key in ("feat_hand", "hall"):
         for p, n in _per_player(setup, key).items():
             setattr(s.sides[p], key, whole_number(n, f"setup.{key}.{p}"))

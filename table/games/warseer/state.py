@@ -3,8 +3,9 @@ each player's cards (hand and draw pile as counts: the table's cards stay in the
 players' hands, so the referee knows only which cards are still unseen), the Hall of
 Fame, the shared Feats deck and, during an attack, where the attack sequence stands.
 
-The engine clones a state before changing it (``clone``), so a state handed out is
-never changed afterwards."""
+The engine clones a state before changing it (``clone``) and changes a creature only
+through ``State.edit``, which copies it first, so a state handed out is never changed
+afterwards."""
 
 from __future__ import annotations
 
@@ -45,12 +46,11 @@ class Unit:
     building: str | None = None  # the building whose bonus it took this turn
     bonus_attack: int = 0  # swords added to its attacks this turn (a building)
     bonus_move: int = 0  # extra movement this turn (a building)
-    enchantments: list[str] = field(default_factory=list)  # spell codes on it
+    enchantments: tuple[str, ...] = ()  # spell codes on it
 
     def clone(self) -> Unit:
         new = _bare(Unit)
         new.__dict__.update(self.__dict__)
-        new.enchantments = list(self.enchantments)
         return new
 
     def to_dict(self) -> dict[str, Any]:
@@ -193,17 +193,41 @@ class State:
     winner: str | None = None  # p1, p2 or "draw"
     minions: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0})
 
+    # Copy on write for the creatures: a clone shares them with the state it came from,
+    # and ``edit`` copies one before it is changed. An action changes one or two of a
+    # dozen creatures, and the engine clones at every action.
+    _own: set[str] | None = field(default=None, init=False, repr=False, compare=False)
+    """The creatures only this state holds (None: all of them)."""
+
     def clone(self) -> State:
-        """A copy the engine may change: every mutable part copied (a deep copy is ten
-        times slower, and the engine clones once per action)."""
+        """A copy the engine may change: every mutable part copied or, for creatures,
+        shared until ``edit`` (a deep copy is ten times slower, and the engine clones
+        once per action)."""
         new = _bare(State)
         new.__dict__.update(self.__dict__)
-        new.units = {r: u.clone() for r, u in self.units.items()}
+        new.units = dict(self.units)
+        self._own, new._own = set(), set()  # shared now: either copies before a change
         new.sides = {p: sd.clone() for p, sd in self.sides.items()}
         new.feats_revealed = list(self.feats_revealed)
         new.minions = dict(self.minions)
         new.attack = self.attack.clone() if self.attack else None
         return new
+
+    def edit(self, ref: str) -> Unit:
+        """Creature ``ref``, to be changed: every change to a creature goes through
+        here, so that a state handed out is never changed by its clones."""
+        u = self.units[ref]
+        own = self._own
+        if own is not None and ref not in own:
+            u = self.units[ref] = u.clone()
+            own.add(ref)
+        return u
+
+    def add_unit(self, u: Unit) -> None:
+        """A creature new to the game (a summoned minion)."""
+        self.units[u.ref] = u
+        if self._own is not None:
+            self._own.add(u.ref)
 
     def occupied(self) -> dict[Hex, str]:
         return {u.hex: r for r, u in self.units.items() if u.place == FIELD and u.hex}

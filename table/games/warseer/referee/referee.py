@@ -224,7 +224,7 @@ class WarseerReferee(Referee):
         if not isinstance(ref, str) or ref not in state.units:
             raise CommandRefused(f"unit: one of the game's creatures, not {quote(ref)}")
         new = state.clone()
-        u = new.units[ref]
+        u = new.edit(ref)
         if to == "off":
             if u.place == FIELD:
                 u.place, u.hex = CAMP, None

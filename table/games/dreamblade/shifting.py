@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from . import actions as A
 from ._common import cell, gid, name_of, require_own, require_phase
 from .board import STACKING_LIMIT
@@ -78,30 +76,41 @@ def apply_shift(s: State, a: A.Shift, ev: list[Event]) -> None:
     apply_end_phase(s, A.EndPhase(a.player), ev)
 
 
-def legal_moves(s: State) -> Iterator[A.Move]:
+def legal_moves(s: State) -> list[A.Move]:
     if s.phase is not Phase.ACTION or s.mode is Mode.STRIKE or s.combat is not None:
-        return
+        return []
     player = s.active
     assert player is not None
     p = 0 if player == "p1" else 1
-    board = s.game.board
-    minis, creature, where = s.game.minis, s.game.creature, s.cell
-    interned = s.game.interned
+    creature, where = s.game.creature, s.cell
     counts: dict[int, int] = {}
     for g in s.game.owned[p]:
         if where[g] >= 0 and creature[g]:
             counts[where[g]] = counts.get(where[g], 0) + 1
     enemy_cells = {where[g] for g in s.game.owned[1 - p] if where[g] >= 0 and creature[g]}
+    out: list[A.Move] = []
     for g in s.game.owned[p]:
         here = where[g]
         if here < 0 or g in s.moved or not creature[g] or here in enemy_cells:
             continue
-        defender = minis[g].d.has("Defender")
-        for dest in board.neighbours[here]:
+        defender, steps = _steps(s, player, g, here)
+        for dest, move in steps:
             if counts.get(dest, 0) >= STACKING_LIMIT or (defender and dest in enemy_cells):
                 continue
-            move = interned.get(("move", g, dest))
-            if move is None:
-                move = interned[("move", g, dest)] = A.Move(player, minis[g].ref,
-                                                            board.cell_names[dest])
-            yield move
+            out.append(move)
+    return out
+
+
+def _steps(s: State, player: str, g: int, here: int
+           ) -> tuple[bool, tuple[tuple[int, A.Move], ...]]:
+    """Whether miniature ``g`` is a Defender, and its move into each cell beside
+    ``here``: listing moves asks the same again and again, so it is kept with the game."""
+    interned = s.game.interned
+    key = ("steps", g, here)
+    found = interned.get(key)
+    if found is None:
+        board, mini = s.game.board, s.game.minis[g]
+        found = interned[key] = (mini.d.has("Defender"), tuple(
+            (dest, A.Move(player, mini.ref, board.cell_names[dest]))
+            for dest in board.neighbours[here]))
+    return found  # type: ignore[no-any-return]

@@ -38,11 +38,13 @@ class Pricing:
         self.have: dict = {}
         self.channels = []
         for o in game.owned[pidx]:
-            if zone[o] is Zone.DREAMSCAPE or zone[o] is Zone.GRAVEYARD:
-                for aspect in sets[o]:
-                    self.have[aspect] = self.have.get(aspect, 0) + 1
-            if (ab := active_ability(s, o, "Channel")) is not None:
-                self.channels.append(ab)
+            if zone[o] is Zone.DREAMSCAPE:
+                if (ab := active_ability(s, o, "Channel")) is not None:
+                    self.channels.append(ab)
+            elif zone[o] is not Zone.GRAVEYARD:
+                continue
+            for aspect in sets[o]:
+                self.have[aspect] = self.have.get(aspect, 0) + 1
 
     def shortfall(self, g: int) -> int:
         have = self.have

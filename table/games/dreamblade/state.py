@@ -192,7 +192,11 @@ class State:
     def is_engaged(self, gid: int) -> bool:
         """A creature with at least one enemy creature in its cell."""
         c = self.cell[gid]
-        return c >= 0 and bool(self.creatures_in(c, 1 - self.game.minis[gid].pidx))
+        if c < 0:
+            return False
+        where, creature = self.cell, self.game.creature
+        return any(where[g] == c and creature[g]
+                   for g in self.game.owned[1 - self.game.minis[gid].pidx])
 
     def controls_in_column(self, pidx: int, column: int) -> bool:
         board = self.game.board

@@ -35,7 +35,7 @@ from .catalog import SYMBOLS, Card, Effect
 from .damage import Event, deal, health_left
 from .errors import RulesError
 from .game import Game
-from .hexes import Hex, distance, line_of_sight, neighbours
+from .hexes import Hex, distance, line_of_sight
 from .state import (
     ADVANCE,
     COUNTER,
@@ -383,7 +383,7 @@ def push_options(game: Game, s: State) -> list[Hex]:
     du = s.units[at.defender]
     assert du.hex is not None
     taken = s.occupied()
-    return sorted((h for h in neighbours(du.hex) if game.battlefield.standable(h)
+    return sorted((h for h in game.battlefield.adjacent[du.hex] if game.battlefield.standable(h)
                    and h not in taken), key=game.battlefield.by_place.__getitem__)
 
 

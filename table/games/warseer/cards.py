@@ -14,7 +14,7 @@ from .catalog import Card, Effect
 from .damage import Event, deal
 from .errors import RulesError
 from .game import Game
-from .hexes import Hex, distance, neighbours, parse_hex
+from .hexes import Hex, distance, parse_hex
 from .state import FIELD, Relic, State, Unit, other
 from .turn import main_phase
 
@@ -108,7 +108,7 @@ def summon_hexes(game: Game, s: State, player: str, card: Card | None) -> list[H
         hero = s.hero(player)
         if hero.place != FIELD or hero.hex is None:
             return []
-        area = neighbours(hero.hex)
+        area = bf.adjacent[hero.hex]
     return sorted((h for h in area if bf.standable(h) and h not in taken),
                   key=bf.by_place.__getitem__)
 
@@ -259,6 +259,7 @@ def card_actions(game: Game, s: State, p: str, mine: Sequence[Unit],
     holdable = side.holdable()
     # Actions are values: the same card with the same targets is made once and kept.
     kept = game.battlefield.answers
+    aims: dict[tuple[object, ...], tuple[str | None, ...]] = {}  # targets by what decides them
     if holdable:
         cards = game.catalog.cards
         for code in holdable:
@@ -267,8 +268,8 @@ def card_actions(game: Game, s: State, p: str, mine: Sequence[Unit],
                 continue  # played on its trigger, never in the main phase
             if card.type == "relic" and _no_relic(s, p, card):
                 continue
-            targets = tuple(_targets(game, s, p, card.effect, card, mine, enemies, hero))
-            out += made_once(kept, Play, (p, code), targets)
+            out += made_once(kept, Play, (p, code),
+                             _aimed(aims, game, s, p, card.effect, card, mine, enemies, hero))
         if not side.discarded:
             out += made_once(kept, Discard, (p,), tuple(holdable))
     if side.buildings:
@@ -282,9 +283,29 @@ def card_actions(game: Game, s: State, p: str, mine: Sequence[Unit],
                 out.append(PlayFeat(p, code))
             eff = game.catalog.feats[code].discard
             if not side.feat_spent and eff is not None:
-                targets = tuple(_targets(game, s, p, eff, None, mine, enemies, hero))
-                out += made_once(kept, SpendFeat, (p, code), targets)
+                out += made_once(kept, SpendFeat, (p, code),
+                                 _aimed(aims, game, s, p, eff, None, mine, enemies, hero))
     return out
+
+
+def _aimed(aims: dict[tuple[object, ...], tuple[str | None, ...]], game: Game, s: State,
+           p: str, eff: Effect | None, card: Card | None, mine: Sequence[Unit],
+           enemies: Sequence[Unit], hero: Unit) -> tuple[str | None, ...]:
+    """``_targets`` as a tuple, kept in ``aims`` by what decides them: most cards in a
+    hand aim alike (an enemy within the same range, one of the player's creatures)."""
+    if eff is None or eff.verb == "draw" or (card is not None and card.type in
+                                             ("relic", "building", "tactic")):
+        key: tuple[object, ...] = ()
+    elif eff.verb == "damage":
+        key = ("damage", card.range if card is not None else 0)
+    elif eff.verb == "summon":
+        key = ("summon", eff.n, card.place if card is not None else None)
+    else:
+        key = ("own",)
+    found = aims.get(key)
+    if found is None:
+        found = aims[key] = tuple(_targets(game, s, p, eff, card, mine, enemies, hero))
+    return found
 
 
 def _targets(game: Game, s: State, p: str, eff: Effect | None, card: Card | None,

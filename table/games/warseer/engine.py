@@ -273,6 +273,10 @@ def chance(s: State, rng: random.Random) -> Roll | None:
     return atk.chance(s.game, s, rng)
 
 
+def _by_ref(u: Unit) -> str:
+    return u.ref
+
+
 def legal_actions(s: State) -> list[Action]:
     """Every action a player may take now, in a stable order; empty while dice are
     awaited (see ``chance``) and once the game is over."""
@@ -303,20 +307,23 @@ def legal_actions(s: State) -> list[Action]:
     p = s.active
     side = s.sides[p]
     out: list[Action] = []
-    mine = sorted(s.on_field(p), key=lambda u: u.ref)
-    enemies = sorted(s.on_field(other(p)), key=lambda u: u.ref)
+    everyone = sorted(s.units.values(), key=_by_ref)
+    mine = [u for u in everyone if u.place == FIELD and u.player == p]
+    enemies = [u for u in everyone if u.place == FIELD and u.player != p]
+    kept = bf.answers
     if not side.summoned:
         zone = tuple(h for h in bf.zones_in_order[p] if h in standable and h not in taken)
-        for u in sorted(s.units.values(), key=lambda u: u.ref):
+        for u in everyone:
             if u.player == p and u.place == CAMP and u.ref != f"{p}#0":
-                out += made_once(bf.answers, Summon, (p, u.ref), zone)
+                out += made_once(kept, Summon, (p, u.ref), zone)
     for u in mine:
         if not u.moved:
             out += moves(game, s, u, taken)
-    blocking = atk.blockers(game, s)
+    blocking = bf.sight_blockers().union(taken)  # ``attack.blockers``, with ``taken`` known
     for u in mine:
         if not u.attacked:
-            out += [Declare(p, u.ref, e.ref) for e in atk.targets(game, u, enemies, blocking)]
+            out += made_once(kept, Declare, (p, u.ref),
+                             tuple(e.ref for e in atk.targets(game, u, enemies, blocking)))
     out += cards.card_actions(game, s, p, mine, enemies)
     out.append(EndTurn(p))
     return out

@@ -119,9 +119,12 @@ class Prompt:
     # Choices too many to list (a piece put anywhere in a circle), by their shape
     # (``place_within``): a screen draws each on the board and a tap there sends it.
     shapes: tuple[dict[str, Any], ...] = ()
+    # How to play this step, for a newcomer: a few sentences a screen opens on demand
+    # (the game's ``Referee.how_to_play`` by step).
+    how: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"step": self.step, "player": self.player, "text": self.text,
+        return {"step": self.step, "player": self.player, "text": self.text, "how": self.how,
                 "options": list(self.options), "choices": list(self.choices),
                 "shapes": list(self.shapes),
                 "dice": [d.to_dict() for d in self.dice], "proposal": self.proposal,

@@ -95,6 +95,11 @@ class Referee(ABC):
     # The game's commands a player's private page may send for that player (a card
     # drawn by hand into a hidden hand); besides, it may play that player's actions.
     seat_commands: ClassVar[tuple[str, ...]] = ()
+    # How to play each step (by ``Prompt.step``), for a newcomer at the table: what the
+    # step is for and what to do, in a few sentences of the game's own words. The
+    # session puts it on the prompt; every step a game prompts has one (the conformance
+    # suite checks).
+    how_to_play: ClassVar[Mapping[str, str]] = MappingProxyType({})
     # The game's rules core (its ``engine`` module): ``apply``, ``legal_actions`` and,
     # where the game has chance, ``chance`` below call it unless a game overrides them.
     engine: ClassVar[Any] = None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from table.device import DeviceEvent
@@ -125,6 +126,12 @@ class Words:
 
 
 class HighCardReferee(Referee):
+    how_to_play = MappingProxyType({
+        "draw": "Draw a card from the shared deck with the box's roll button: its rank "
+                "is your score, and after the last round the higher total wins.",
+        "game_over": "The game is over. Staff start the next one from the Setup tab.",
+    })
+
     def __init__(self, names: Mapping[str, str]) -> None:
         self.words = Words(names)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -113,12 +114,13 @@ def test_random_games_end_and_every_step_keeps_the_contract(game: str, seed: int
     rng = random.Random(seed)
     state = ref.new_state()
     n = 0
+    steps: set[str] = set()
     while not ref.is_over(state) and n < MAX_ACTIONS:
         before = as_json(ref.state_dict(state), "the state")
         view = as_json(ref.view(state), "the view")
         if n % 25 == 0:
             every_marking_is_in_the_legend(view.get("board") or {}, game)
-        as_json(ref.prompt(state).to_dict(), "the prompt")
+        steps.add(as_json(ref.prompt(state).to_dict(), "the prompt")["step"])
         legal = list(ref.legal_actions(state))
         for a in legal:
             back = ref.parse_action(str(a))
@@ -149,6 +151,16 @@ def test_random_games_end_and_every_step_keeps_the_contract(game: str, seed: int
     assert not end.options and not end.dice and end.proposal is None, \
         "a finished game still asks for something"
     assert not list(ref.legal_actions(state)), "a finished game still lists actions"
+    for step in {*steps, end.step}:
+        explains_how_to_play(ref, step, game)
+
+
+def explains_how_to_play(ref: Referee, step: str, game: str) -> None:
+    """A newcomer can open how to play every step a game prompts: a few sentences, in
+    names, never an id."""
+    how = ref.how_to_play.get(step, "")
+    assert len(how.split()) >= 8, f"{game}: no 'how to play' for the step {step!r}"
+    assert not re.search(r"p[12][#:]|\{|\}", how), f"{game}: {step!r}'s help shows {how!r}"
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from table import registry
@@ -266,7 +266,9 @@ class Session(PrivatePages):
     # -- public: what the table should do -----------------------------------------------------
     def prompt(self) -> Prompt:
         with self._lock:
-            return self.referee.prompt(self.state)
+            p = self.referee.prompt(self.state)
+        how = self.referee.how_to_play.get(p.step, "")
+        return replace(p, how=how) if how and not p.how else p
 
     def dice_needed(self) -> tuple[Any, ...]:
         with self._lock:

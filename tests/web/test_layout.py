@@ -46,6 +46,17 @@ def test_the_prompt_and_the_whole_board_on_the_first_screen(
             expect(pg.locator("#legend")).to_contain_text(legend[0]["means"])
             pg.locator("#legend").screenshot(
                 path=str(ARTIFACTS / f"legend-{game}-{screen}.png"))
+        # How to play this step: one tap opens a few sentences, in sight, and it stays
+        # open while the steps change.
+        how = pg.locator("#how")
+        expect(how).to_be_visible()
+        how.locator("summary").click()
+        expect(pg.locator("#how-text")).to_have_text(session.prompt().how)
+        how.scroll_into_view_if_needed()
+        how.screenshot(path=str(ARTIFACTS / f"how-{game}-{screen}.png"))
+        pg.evaluate("() => { snap.prompt.how = 'changed'; renderPrompt(); }")
+        expect(pg.locator("#how-text")).to_have_text("changed")
+        assert how.evaluate("el => el.open")
         assert boxes["prompt"] <= size[1], boxes
         assert boxes["board"] <= size[1] + 1, f"the board's last row is below the fold: {boxes}"
         assert boxes["wide"] <= size[0], boxes

@@ -176,6 +176,10 @@ function renderPrompt() {
   el.textContent = p.text;
   el.className = "prompt" + (p.player ? " " + p.player : "");
   el.dataset.step = p.step;
+  // How to play this step: the text changes with the step, the card keeps whether it
+  // was opened.
+  $("how").hidden = !p.how;
+  $("how-text").textContent = p.how || "";
 }
 
 function renderBanners() {

@@ -25,6 +25,7 @@ from ..game import Game
 from ..stack import circle, land
 from ..state import CASUALTY, CHOOSE, FIELD, INITIATIVE, RESERVE, State
 from .autoplay import next_intent
+from .how import HOW_TO_PLAY
 from .prompts import dice_needed, prompt_for
 from .reconcile import Camera
 from .view import view
@@ -32,6 +33,7 @@ from .wording import Words
 
 
 class DiskwarsReferee(Referee):
+    how_to_play: ClassVar[Mapping[str, str]] = MappingProxyType(HOW_TO_PLAY)
     correction_fields: ClassVar[tuple[str, ...]] = ("disk", "to")
     correction_places: ClassVar[str] = "a point x,y in map mm, reserve or casualty"
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({"undo": "undo"})

@@ -43,6 +43,7 @@ from ..playout import chance_action
 from ..state import Phase, State, Step, Zone
 from ..validity import Status, describe, status
 from . import autoplay, prompts, view
+from .how import HOW_TO_PLAY
 from .reconcile import Reconciler
 from .wording import Words
 
@@ -58,6 +59,7 @@ class Overrule:
 
 
 class DreambladeReferee(Referee):
+    how_to_play: ClassVar[Mapping[str, str]] = MappingProxyType(HOW_TO_PLAY)
     correction_fields: ClassVar[tuple[str, ...]] = ("mini", "to", "damage")
     correction_places: ClassVar[str] = "a cell (c4), reserves, graveyard or removed"
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType(

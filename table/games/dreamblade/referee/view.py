@@ -13,6 +13,7 @@ from table.drawing import Alert, Board, Key, Mark, Piece, Region, Zone, frame_of
 
 from .. import stats
 from ..layout import standard_layout
+from ..spawning import Pricing
 from ..state import State
 from .wording import Words
 
@@ -54,6 +55,7 @@ def board(state: State, words: Words, lingering: dict[int, str],
         regions.append(Region(name, outlines[name], name, fill=portal, marks=marks,
                               alert=ENGAGED if i in engaged_cells else None))
     pieces = []
+    pricing = (Pricing(s, 0), Pricing(s, 1))
     for m in g.minis:
         c = s.cell[m.gid]
         states = []
@@ -77,6 +79,21 @@ def board(state: State, words: Words, lingering: dict[int, str],
                 if cells else "; put here by the rules: put it on the map"
             states.append("to be moved here")
         zone = s.zone[m.gid].value
+        note = str(m.d.cost)
+        if zone == "reserves":
+            # What it costs now: the printed cost, one more per aspect symbol the player's
+            # miniatures do not match, less a Channel's discount.
+            now = pricing[m.pidx].cost(m.gid)
+            note = f"cost {now}"
+            short = pricing[m.pidx].shortfall(m.gid)
+            why = [f"printed cost {m.d.cost}"]
+            if short:
+                symbols = "1 aspect symbol" if short == 1 else f"{short} aspect symbols"
+                why.append(f"+{short}: {symbols} that no miniature of "
+                           f"{words.player(m.player)}'s in play or in the graveyard matches")
+            if now != m.d.cost + short:
+                why.append(f"less {m.d.cost + short - now} for a Channel")
+            details += f"; spawns for {now} now ({', '.join(why)})"
         pieces.append(Piece(
             m.ref, m.player, words.piece(m.ref),
             region=names[c] if c >= 0 else None,
@@ -85,7 +102,7 @@ def board(state: State, words: Words, lingering: dict[int, str],
             # dashed: the rules have it here, the map not yet
             outline="dashed" if m.gid in to_place or moving
             else "solid" if m.gid in at_risk else None,
-            details=details, states=tuple(states), note=str(m.d.cost),
+            details=details, states=tuple(states), note=note,
             kind=f"{m.player}:{m.d.name}"))  # copies are interchangeable
     return Board(frame_of(regions), tuple(regions), tuple(pieces), ZONES,
                  legend=_legend(words))

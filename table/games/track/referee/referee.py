@@ -30,6 +30,7 @@ from .. import engine
 from ..actions import Action, Drew, Luck, RollDie, parse
 from ..state import SPACES, State
 from .autoplay import next_intent
+from .how import HOW_TO_PLAY
 from .prompts import dice_needed, prompt_for
 from .reconcile import Camera
 from .view import view
@@ -37,6 +38,7 @@ from .wording import Words
 
 
 class TrackReferee(Referee):
+    how_to_play: ClassVar[Mapping[str, str]] = MappingProxyType(HOW_TO_PLAY)
     correction_fields: ClassVar[tuple[str, ...]] = ("pawn", "to")
     correction_places: ClassVar[str] = "a space s0 to s5, or off"
     button_commands: ClassVar[Mapping[str, str]] = MappingProxyType({"undo": "undo"})

@@ -31,6 +31,7 @@ from ..damage import Event, victory_points
 from ..game import Game
 from ..state import CAMP, FIELD, OVER, State
 from .autoplay import next_intent
+from .how import HOW_TO_PLAY
 from .prompts import prompt_for
 from .reconcile import Camera
 from .view import view
@@ -38,6 +39,7 @@ from .wording import Words
 
 
 class WarseerReferee(Referee):
+    how_to_play: ClassVar[Mapping[str, str]] = MappingProxyType(HOW_TO_PLAY)
     correction_fields: ClassVar[tuple[str, ...]] = ("unit", "to")
     correction_places: ClassVar[str] = "a hex like e5, or off"
     # The box's Ready button does what the dashboard's does: the prompt's proposal (the

@@ -93,27 +93,38 @@ def _centre(regions: tuple[Region, ...], name: str) -> tuple[float, float]:
 
 def score(ref: Context, state: State) -> dict[str, Any]:
     w = ref.words
-    lines = [f"Feats left in the Feats deck: {state.feats_left}"
-             + (" — the last feat is drawn: this is the last turn"
-                if state.last_turn and state.winner is None else "")]
+    if state.winner is not None:
+        ending = f"Feats left in the Feats deck: {state.feats_left}"
+    elif state.last_turn:
+        ending = ("Feats left in the Feats deck: 0 — this is the last turn: at its end, "
+                  "more victory points wins")
+    else:
+        ending = (f"Feats left in the Feats deck: {state.feats_left} — the turn that "
+                  "draws the last one is the last; then more victory points wins")
+    lines = [ending]
     for p in PLAYERS:
         side = state.sides[p]
-        relics = ", ".join(f"{w.card(r.code)}" + (f" ({r.armour} armour)" if r.armour else "")
-                           + (f" ({r.uses} uses)" if r.uses else "") for r in side.relics)
-        up = ", ".join(w.card(f) for f in side.feats_up)
-        lines.append(
-            f"{w.player(p)}: hand {side.hand} card(s) and {side.feat_hand} feat(s), deck "
-            f"{side.draw_pile}; Hall of Fame {side.hall}"
-            + (f"; feats face up: {up}" if up else "")
-            + (f"; relics: {relics}" if relics else "")
-            + (f"; City Zone: {', '.join(w.card(b) for b in side.buildings)}"
-               if side.buildings else ""))
+        bits = [f"hand {_count(side.hand, 'card')}, {_count(side.feat_hand, 'feat')}",
+                f"deck {side.draw_pile}", f"Hall of Fame {side.hall}"]
+        if side.feats_up:
+            bits.append("feats face up: " + ", ".join(w.card(f) for f in side.feats_up))
+        if side.relics:
+            bits.append("relics: " + ", ".join(
+                w.card(r.code) + (f" ({r.armour} armour)" if r.armour else "")
+                + (f" ({r.uses} uses)" if r.uses else "") for r in side.relics))
+        if side.buildings:
+            bits.append("City Zone: " + ", ".join(w.card(b) for b in side.buildings))
+        lines.append(f"{w.player(p)} · " + " · ".join(bits))
     if state.winner == "draw":
         lines.append("The game is a draw")
     return {"title": "Victory points",
             "players": {p: {"value": ref.points(state, p), "label": "victory points"}
                         for p in PLAYERS},
             "lines": lines, "winner": state.winner if state.winner != "draw" else None}
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" + ("" if n == 1 else "s")
 
 
 def view(ref: Context, state: State) -> dict[str, Any]:

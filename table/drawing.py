@@ -125,10 +125,11 @@ class Line:
     label: str = ""
     color: str = "#ffffff"
     dashed: bool = False
+    arrow: bool = False  # an arrowhead at ``b``: from one piece to another
 
     def to_dict(self) -> dict[str, Any]:
         return {"a": _pt(self.a), "b": _pt(self.b), "label": self.label,
-                "color": self.color, "dashed": self.dashed}
+                "color": self.color, "dashed": self.dashed, "arrow": self.arrow}
 
 
 @dataclass(frozen=True)

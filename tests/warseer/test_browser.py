@@ -52,6 +52,26 @@ def test_an_attack_played_on_the_dashboard(tmp_path: Path, screen: str,
         expect(pg.locator('#board g.cell[data-cell="c4"]')).to_contain_text("F")
         prompt = pg.locator("#prompt")
         expect(prompt).to_contain_text("Kaitlynn attacks Ann's Gil-Talas")
+        # The attack is an arrow from the attacker to its target that covers no name: it
+        # runs between the chips, from edge to edge.
+        crossed = pg.evaluate("""() => {
+          const ln = document.querySelector('#board line');
+          const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map((a) => +ln.getAttribute(a));
+          const hit = [];
+          for (const r of document.querySelectorAll('#board g.piece rect')) {
+            const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((a) => +r.getAttribute(a));
+            for (let i = 1; i < 20; i++) {
+              const px = x1 + (x2 - x1) * i / 20, py = y1 + (y2 - y1) * i / 20;
+              if (px > x + 1 && px < x + w - 1 && py > y + 1 && py < y + h - 1) {
+                hit.push(r.parentNode.textContent); break;
+              }
+            }
+          }
+          return {hit, long: Math.hypot(x2 - x1, y2 - y1)};
+        }""")
+        assert crossed["hit"] == [] and crossed["long"] > 0, crossed
+        expect(pg.locator("#board polygon[fill='#ff5050']")).to_have_count(1)  # its head
+        pg.locator("#board").screenshot(path=str(ARTIFACTS / f"warseer-attack-{screen}.png"))
         dice = pg.locator("#dice")
         expect(dice).to_contain_text("Bob rolls 2 silver dice")
         expect(dice.locator("button[data-face]")).to_have_count(5)  # distinct faces

@@ -140,6 +140,7 @@ function render() {
   renderPrompt();
   renderBanners();
   renderHealth();
+  fitBoard();  // the board's size first: its names are sized for the screen
   renderBoard();
   renderLegend();
   renderCellInfo();
@@ -291,7 +292,19 @@ function renderBoard() {
   const compact = svg.clientWidth > 0 && svg.clientWidth < 520;
   const chip = compact ? { h: 25, gap: 2, font: 19, room: 10, max: 3 }
     : { h: 19, gap: 2, font: 14, room: 15, max: 4 };
+  // A map scaled down to fit the window (a laptop's hexes) would scale its names down
+  // with it: no name is drawn under 12 px on the screen, and a chip is tall enough
+  // for it (a long name takes two lines, or its full name is one tap away).
+  const [, , fw, fh] = b.frame;
+  const scale = svg.clientWidth > 0 && svg.clientHeight > 0
+    ? Math.min(svg.clientWidth / fw, svg.clientHeight / fh) : 0;
+  if (scale > 0 && chip.font * k * scale < 12) {
+    chip.font = 12 / (k * scale);
+    chip.h = Math.max(chip.h, chip.font * 1.3);
+    chip.room = Math.max(6, Math.round(chip.room * 14 / chip.font));
+  }
   let out = "";
+  const chipBoxes = [];  // where names are written: lines stop at their edges
   for (const r of b.regions) {
     const box = bbox(r.outline);
     const here = byRegion[r.id] || [];
@@ -331,6 +344,7 @@ function renderBoard() {
     const lone = here.length === 1 ? loneChip(here[0], r.outline, box, chip, k) : null;
     if (lone) {
       out += chipOf(here[0], lone.x, lone.y, lone.w, lone.h, lone.chip, k, can) + "</g>";
+      chipBoxes.push([lone.x, lone.y, lone.x + lone.w, lone.y + lone.h]);
       continue;
     }
     // Chips, one per piece, top to bottom while they fit inside the outline.
@@ -346,6 +360,7 @@ function renderBoard() {
     shown.forEach((piece, i) => {
       const [yy, x0, x1] = rows[i];
       out += chipOf(piece, x0, yy, x1 - x0, h, chip, k, can);
+      chipBoxes.push([x0, yy, x1, yy + h]);
     });
     if (here.length > shown.length) {
       const [yy, x0] = rows.length ? rows[rows.length - 1] : [box.y1 - 20 * k, box.x0 + 8 * k];
@@ -357,16 +372,7 @@ function renderBoard() {
   // Pieces at a point (free placement): discs of their size, the top one drawn last.
   const loose = b.pieces.filter((p) => p.at).sort((a, c) => a.layer - c.layer);
   for (const piece of loose) out += discOf(piece, k, can);
-  for (const ln of b.lines) {
-    out += `<line x1="${ln.a[0]}" y1="${ln.a[1]}" x2="${ln.b[0]}" y2="${ln.b[1]}" ` +
-      `stroke="${paint(ln.color)}" stroke-width="${3 * k}" ` +
-      `${ln.dashed ? `stroke-dasharray="${8 * k} ${5 * k}"` : ""}/>`;
-    if (ln.label) {
-      out += `<text x="${(ln.a[0] + ln.b[0]) / 2}" y="${(ln.a[1] + ln.b[1]) / 2 - 6 * k}" ` +
-        `font-size="${16 * k}" font-weight="700" text-anchor="middle" ` +
-        `fill="${paint(ln.color)}">${esc(ln.label)}</text>`;
-    }
-  }
+  for (const ln of b.lines) out += lineOf(ln, chipBoxes, k);
   out += ringsOf(snap.prompt.rings || {}, k);
   out += shapesOf(snap.prompt.shapes || [], k, b.frame);
   svg.setAttribute("viewBox", b.frame.join(" "));
@@ -429,21 +435,36 @@ function mapPoint(e) {
 
 // The one chip of a region holding a single piece: up to 1.8 times a row's height,
 // centred a little below the region's name, as wide as the outline is there; its text
-// as large as lets the whole name fit, never smaller than a row's.
+// as large as lets the whole name fit, never smaller than a row's. A name that does not
+// fit on one line at that size gets a chip tall enough for two lines where the region
+// has the room, rather than squeezed glyphs (a scaled-down board's hexes are small).
 function loneChip(piece, outline, box, chip, k) {
-  const h = Math.min(chip.h * 1.8 * k, (box.y1 - box.y0) * 0.4);
+  const one = chipIn(piece, outline, box, chip, k,
+    Math.min(chip.h * 1.8 * k, (box.y1 - box.y0) * 0.4));
+  // Whole on one line without squeezing its glyphs (as ``chipText`` measures them).
+  const whole = (c) => c.chip.lines === 2 || piece.label.length * c.chip.font * k * 0.66
+    <= 1.2 * (c.w - 8 * k - (piece.badge ? c.h : 0));
+  if (one && whole(one)) return one;
+  const two = chipIn(piece, outline, box, chip, k,
+    Math.min(2.3 * chip.font * k, (box.y1 - box.y0) * 0.62));
+  return two && two.chip.lines === 2 ? two : one;
+}
+
+function chipIn(piece, outline, box, chip, k, h) {
   const y = Math.max(box.y0 + 27 * k, (box.y0 + box.y1) / 2 - h / 2 + 8 * k);
   if (y + h > box.y1 - 2 * k) return null;
   const band = bandSpan(outline, y, y + h);
   if (!band) return null;
   const w = band[1] - band[0] - 6 * k;
   const text = w - 8 * k - (piece.badge ? h : 0);  // room for the name, in units
-  // Bold glyphs are about 0.6 em wide.
-  const fits = text / (Math.max(piece.label.length, 1) * 0.6 * k);
+  // Bold glyphs are about 0.66 em wide (as ``chipText`` measures them).
+  const fits = text / (Math.max(piece.label.length, 1) * 0.66 * k);
   const font = Math.max(chip.font, Math.min(chip.font * h / (chip.h * k), fits));
-  const room = Math.max(chip.room, Math.floor(text / (font * k * 0.6)));
-  // A name too long for one line goes on two when the chip is tall enough for them.
-  const lines = piece.label.length > room && h >= 2.1 * font * k ? 2 : 1;
+  const room = Math.max(chip.room, Math.floor(text / (font * k * 0.66)));
+  // A name too long for one line goes on two when the chip is tall enough for them (a
+  // little too long is squeezed a little instead: "Wisp 1" reads better whole).
+  const lines = piece.label.length * font * k * 0.66 > 1.2 * text && h >= 2.1 * font * k
+    && piece.label.includes(" ") ? 2 : 1;
   return { x: band[0] + 3 * k, y, w, h, chip: { ...chip, font, room, lines } };
 }
 
@@ -495,15 +516,60 @@ function discOf(piece, k, can) {
   return out + "</g>";
 }
 
-// A name on two lines, broken between words (the second line cut if it must be).
+// A line between two places (an attack, a range): where it starts or ends on a piece's
+// chip it starts or ends at the chip's edge, never over the name; its label, if any,
+// sits above its middle on a dark outline so it reads over anything.
+function lineOf(ln, chipBoxes, k) {
+  let [ax, ay] = ln.a, [bx, by] = ln.b;
+  const dx = bx - ax, dy = by - ay;
+  let t0 = 0, t1 = 1;
+  for (const [x0, y0, x1, y1] of chipBoxes) {
+    const inside = (x, y) => x >= x0 && x <= x1 && y >= y0 && y <= y1;
+    if (inside(ax, ay)) t0 = Math.max(t0, leave(ax, ay, dx, dy, x0, y0, x1, y1));
+    if (inside(bx, by)) t1 = Math.min(t1, 1 - leave(bx, by, -dx, -dy, x0, y0, x1, y1));
+  }
+  const col = paint(ln.color);
+  let out = "";
+  if (t1 - t0 > 0.02) {
+    [ax, ay, bx, by] = [ln.a[0] + dx * t0, ln.a[1] + dy * t0, ln.a[0] + dx * t1, ln.a[1] + dy * t1];
+    out += `<line x1="${ax}" y1="${ay}" x2="${bx}" y2="${by}" stroke="${col}" ` +
+      `stroke-width="${4 * k}" stroke-linecap="round" ` +
+      `${ln.dashed ? `stroke-dasharray="${8 * k} ${5 * k}"` : ""}/>`;
+    if (ln.arrow) {  // a head at b, along the line
+      const len = Math.hypot(bx - ax, by - ay) || 1;
+      const ux = (bx - ax) / len, uy = (by - ay) / len, s = 12 * k;
+      out += `<polygon points="${points([[bx, by], [bx - ux * s - uy * s * 0.6,
+        by - uy * s + ux * s * 0.6], [bx - ux * s + uy * s * 0.6, by - uy * s - ux * s * 0.6]])}" ` +
+        `fill="${col}"/>`;
+    }
+  }
+  if (ln.label) {
+    out += `<text x="${(ln.a[0] + ln.b[0]) / 2}" y="${(ln.a[1] + ln.b[1]) / 2 - 6 * k}" ` +
+      `font-size="${16 * k}" font-weight="700" text-anchor="middle" stroke="#000" ` +
+      `stroke-width="${4 * k}" paint-order="stroke" fill="${col}">${esc(ln.label)}</text>`;
+  }
+  return out;
+}
+
+// The part of the way (0 to 1 of dx, dy) from x, y inside a box until it leaves it.
+function leave(x, y, dx, dy, x0, y0, x1, y1) {
+  const tx = dx > 0 ? (x1 - x) / dx : dx < 0 ? (x0 - x) / dx : Infinity;
+  const ty = dy > 0 ? (y1 - y) / dy : dy < 0 ? (y0 - y) / dy : Infinity;
+  return Math.min(tx, ty);
+}
+
+// A name on two lines, broken between the words where the longer line is shortest
+// (each line cut if it must be).
 function twoLines(name, room, x, y, h, font, width) {
   const words = name.split(" ");
-  let first = "";
-  while (words.length && (first + " " + words[0]).trim().length <= room) {
-    first = (first + " " + words.shift()).trim();
+  let best = 1;
+  for (let i = 1; i < words.length; i++) {
+    const longest = (j) => Math.max(words.slice(0, j).join(" ").length,
+      words.slice(j).join(" ").length);
+    if (longest(i) < longest(best)) best = i;
   }
-  if (!first) first = words.shift() || "";
-  const second = fitName(words.join(" "), room);
+  const first = fitName(words.slice(0, best).join(" "), room);
+  const second = fitName(words.slice(best).join(" "), room);
   return chipText(first, x, y + h * 0.45, font, width) +
     (second ? chipText(second, x, y + h * 0.88, font, width) : "");
 }

@@ -110,13 +110,12 @@ def _prompt(ref: Context, state: State) -> Prompt:
     if at is not None:
         return _attack_prompt(ref, state, legal)
     p = state.active
-    side = state.sides[p]
-    feats = f"; {side.feat_hand} feat card(s)" if side.feat_hand else ""
     last = " This is the last turn." if state.last_turn else ""
     shown = sorted(legal, key=lambda a: MAIN_ORDER.index(type(a))
                    if type(a) in MAIN_ORDER else len(MAIN_ORDER))  # stable: by kind
+    # Short, to read across the room: what the hand holds is in the score beside it.
     return Prompt("main", p, f"{w.player(p)}'s turn {state.turn}: move, attack, summon, play "
-                  f"cards (hand: {side.hand}{feats}); end the turn when done.{last}",
+                  f"cards; end the turn when done.{last}",
                   tuple(map(str, legal)), choices=_choices(ref, shown),
                   proposal=str(A.EndTurn(p)), proposal_label="End the turn")
 

@@ -14,6 +14,8 @@ from .. import engine
 from ..state import CAMP, FIELD, HISTORY, PLAYERS, State
 from .context import Context
 
+ATTACK_RED = "#ff5050"  # the arrow of an attack under way
+
 
 def _regions(ref: Context, state: State) -> tuple[Region, ...]:
     bf = ref.game.battlefield
@@ -47,6 +49,7 @@ def _legend(ref: Context) -> tuple[Key, ...]:
         if bf.deployment.get(p):
             out.append(Key("", p, f"{ref.words.player(p)}'s deployment zone"))
     out.append(Key("⚔", "#ff4d4d", "an attack under way: the attacker and its target"))
+    out.append(Key("→", ATTACK_RED, "a red arrow: from the attacker to its target"))
     return tuple(out)
 
 
@@ -134,8 +137,9 @@ def view(ref: Context, state: State) -> dict[str, Any]:
     if at is not None:
         a, d = state.units[at.attacker], state.units[at.defender]
         if a.hex is not None and d.hex is not None:
+            # No words on it: it would lie over the names; the legend says what it is.
             lines = (Line(_centre(regions, str(a.hex)), _centre(regions, str(d.hex)),
-                          "attack", "#ff5050"),)
+                          "", ATTACK_RED, arrow=True),)
     board = Board(frame_of(regions, 4), regions, _pieces(ref, state),
                   (Zone("camp", "War Camp"), Zone("history", "History")), lines,
                   _legend(ref))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
@@ -17,11 +18,12 @@ from .test_browser import ARTIFACTS, CHROMIUM, FLAGS
 
 
 @contextmanager
-def served(session: Session, log: GameLog, size: tuple[int, int], pages: int = 1
-           ) -> Iterator[tuple[str, list[Page], list[str]]]:
+def served(session: Session, log: GameLog, size: tuple[int, int], pages: int = 1,
+           live: Any | None = None) -> Iterator[tuple[str, list[Page], list[str]]]:
     """The table's URL, ``pages`` fresh pages of ``size`` (none opened yet), and the
-    list the pages' CSP complaints go to."""
-    server = Server(create_app(TableServices(session, log=log)), "127.0.0.1", 0).start()
+    list the pages' CSP complaints go to. ``live``: the running table (camera, box)."""
+    server = Server(create_app(TableServices(session, live=live, log=log)), "127.0.0.1",
+                    0).start()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     blocked: list[str] = []
     try:

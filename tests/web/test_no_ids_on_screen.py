@@ -16,6 +16,7 @@ from table.errors import ActionRefused
 from table.session import GameLog, Session, Setup
 
 from .browsing import served
+from .test_browser import ARTIFACTS
 
 LEAKS = re.compile(r"\bp[12]#\d|\bp[12]:\d|Errno|Traceback|cap_v4l|\bNone\b|undefined|NaN"
                    r"|\[object ")
@@ -79,3 +80,29 @@ def test_no_id_or_raw_error_on_any_tab(game: str, tmp_path: Path) -> None:
                 found = LEAKS.findall(pg.locator("body").inner_text())
                 assert not found, f"{game}, {p}'s private page: {sorted(set(found))}"
         assert not blocked, blocked
+
+
+@pytest.mark.parametrize("game", sorted(registry.systems()))
+def test_a_camera_that_is_not_there_is_said_in_words_on_every_tab(game: str,
+                                                                  tmp_path: Path) -> None:
+    """``run --camera 99`` on a machine with no camera 99: every tab reads without ids
+    or OpenCV's words, the health pill says which camera is missing, and the Camera tab
+    says it in words instead of showing an empty black picture."""
+    from tablesight.live import LiveTable
+    from vision.camera import open_source
+    from vision.layout import game_layout
+
+    session, log = played(game, 10, tmp_path)
+    live = LiveTable(session, game_layout(game), open_source("99")).start()
+    try:
+        with served(session, log, (1280, 800), live=live) as (url, (pg,), blocked):
+            read_every_tab(pg, url, f"{game} with camera 99")
+            expect(pg.locator("#health")).to_contain_text("camera 99 not found")
+            pg.click("button.tab[data-tab=camera]")
+            expect(pg.locator("#camera-stats")).to_contain_text(
+                "camera 99 not found: is it plugged in")
+            assert pg.locator("#camera-view").evaluate("el => el.hidden")  # no black box
+            pg.screenshot(path=str(ARTIFACTS / f"camera-99-{game}.png"))
+    finally:
+        live.stop()
+    assert not blocked, blocked

@@ -219,6 +219,8 @@ function renderCameraStats() {
         : "") + "</p>");
   }
   setHTML($("camera-stats"), parts.join("") || "<p>No camera on this table.</p>");
+  // No picture yet (no camera, or one not found): the words above, not a black box.
+  $("camera-view").hidden = !(c && Number(c.frames) > 0);
 }
 
 function renderHealth() {
@@ -227,8 +229,12 @@ function renderHealth() {
   setHTML($("health"), ["camera", "box"].map((part) => {
     const x = h[part];
     if (!x) return `<span class="pill">${part}: none</span>`;
+    // A pill says what is wrong in a few words ("camera 99 not found"); the whole line,
+    // with what to check, is its tooltip and on the Camera tab.
+    const short = x.message.split(":")[0];
+    const said = x.ok ? `${part}: ok` : short.includes(part) ? short : `${part}: ${short}`;
     return `<span class="pill ${x.ok ? "ok" : "bad"}" title="${esc(x.message)}">` +
-      `${part}: ${x.ok ? "ok" : esc(x.message)}</span>`;
+      `${esc(said)}</span>`;
   }).join(""));
 }
 

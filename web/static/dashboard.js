@@ -798,10 +798,20 @@ function groupChoices(choices) {
   return { groups, rest };
 }
 
+// What each kind of log entry is, in a word a player reads (the log's own names are
+// for programs: "seat_key", "board_ok").
+const KIND_WORDS = {
+  action: "played", roll: "dice", undo: "undo", correction: "correction",
+  warning: "warning", desync: "camera", resync: "camera", observation: "camera",
+  board_ok: "camera overruled", seat_key: "private page", answered: "answer",
+  device: "table box", health: "health", follow_camera: "camera",
+};
+
 function renderHistory() {
   setHTML($("history"), snap.history.slice().reverse()
     .filter((h) => h.text).slice(0, 80).map((h) =>
-      `<li data-kind="${esc(h.kind)}"><b>${esc(h.kind)}</b> ${esc(h.text)}` +
+      `<li data-kind="${esc(h.kind)}"><b>${esc(KIND_WORDS[h.kind] ||
+        String(h.kind).replace(/_/g, " "))}</b> ${esc(h.text)}` +
       `<span class="src">${esc(h.source || "")}</span></li>`).join(""));
   // The correction form picks a piece by name (its value is the id the API takes).
   const pickMini = $("correct-piece");

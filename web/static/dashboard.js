@@ -311,6 +311,8 @@ function renderBoard() {
   }
   let out = "";
   const chipBoxes = [];  // where names are written: lines stop at their edges
+  const hasLoose = b.pieces.some((p) => p.at);
+  let onTop = "";
   for (const r of b.regions) {
     const box = bbox(r.outline);
     const here = byRegion[r.id] || [];
@@ -333,9 +335,16 @@ function renderBoard() {
     const top = box.y0 + 21 * k;
     const span = rowSpan(r.outline, top) || [box.x0, box.x1];
     if (r.label) {
-      out += `<text x="${span[0] + 8 * k}" y="${top}" font-size="${17 * k}" ` +
-        `fill="${r.alert ? "#ff8080" : "#9fb0c0"}">${esc(r.label)}` +
+      const label = `<text x="${span[0] + 8 * k}" y="${top}" font-size="${17 * k}" ` +
+        `fill="${r.alert ? "#ff8080" : "#9fb0c0"}"%>${esc(r.label)}` +
         `${r.alert ? " " + esc(r.alert.symbol) : ""}</text>`;
+      out += label.replace("%>", ">");
+      // Pieces put anywhere (discs, drawn after the regions) may lie on the name: it is
+      // written again over them, on a dark outline, and lets taps through.
+      if (hasLoose) {
+        onTop += label.replace("%>", ` stroke="#0b0e11" stroke-width="${4 * k}" ` +
+          `paint-order="stroke" pointer-events="none" aria-hidden="true">`);
+      }
     }
     if (r.alert) out += `<title>${esc(r.alert.text)}</title>`;
     let sx = span[1] - 8 * k;
@@ -378,6 +387,7 @@ function renderBoard() {
   // Pieces at a point (free placement): discs of their size, the top one drawn last.
   const loose = b.pieces.filter((p) => p.at).sort((a, c) => a.layer - c.layer);
   for (const piece of loose) out += discOf(piece, k, can);
+  out += onTop;
   for (const ln of b.lines) out += lineOf(ln, chipBoxes, k);
   out += ringsOf(snap.prompt.rings || {}, k);
   out += shapesOf(snap.prompt.shapes || [], k, b.frame);

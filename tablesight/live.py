@@ -64,6 +64,9 @@ class LiveTable:
         self.stats = CameraStats()
         # How the camera frames the map ("" when well; None until the map is found).
         self.framing_advice: str | None = None
+        # What the last frame worked on asks of a person (the map not found, a learned
+        # board the light has left behind); None: nothing.
+        self.detect_advice: str | None = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._arm_q: queue.Queue[tuple[str, int, int] | None] = queue.Queue()
@@ -166,7 +169,8 @@ class LiveTable:
             if now >= next_health:
                 next_health = now + HEALTH_EVERY_S
                 h = camera.health()
-                message = h.message or "camera ok"
+                said = [m for m in (h.message, self.detect_advice) if m]
+                message = "; ".join(said) or "camera ok"
                 if self.framing_advice:
                     message += f"; tip: {self.framing_advice}"
                 covered = self.stabilizer.covered
@@ -174,7 +178,8 @@ class LiveTable:
                     message += (f"; {' '.join(sorted(covered))} covered for a while "
                                 "(something lying on the map? clear it: moves there are "
                                 "not seen)")
-                self.session.report_health("camera", h.connected and not h.frozen, message)
+                self.session.report_health(
+                    "camera", h.connected and not h.frozen and not self.detect_advice, message)
             if frame is None:
                 time.sleep(0.05)
                 continue
@@ -186,6 +191,7 @@ class LiveTable:
                 self.session.report_health("camera", False, f"camera picture unusable: {e}")
                 continue
             self.stats.frames += 1
+            self.detect_advice = det.advice[0] if det.advice else None
             self.stats.detect_ms.append((time.perf_counter() - t0) * 1000)
             if len(self.stats.detect_ms) > 1000:
                 del self.stats.detect_ms[:500]

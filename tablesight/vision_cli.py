@@ -135,6 +135,8 @@ def cmd_vision_detect(args: argparse.Namespace) -> int:
             print(f"occluded: {' '.join(out['occluded'])}")
         if m["framing"] and m["framing"]["advice"]:
             print(f"camera: {m['framing']['advice']}")
+        for advice in out["advice"]:
+            print(f"advice: {advice}")
         print(f"{out['timing_ms'].get('total', 0):.1f} ms")
     return 0 if det.fix.found else 1
 
@@ -200,10 +202,13 @@ def cmd_vision_learn_board(args: argparse.Namespace) -> int:
     # Learned afresh: a layout naming an older picture must not compare with it.
     layout = replace(layout, board=Board())
     frame = _read_image(args.image)
+    detector = Detector(layout, load_config(args.config))
     try:
-        board = Detector(layout, load_config(args.config)).learn_board(frame)
+        board = detector.learn_board(frame)
     except ValueError as e:
         raise UsageError(f"{args.image}: {e}") from None
+    for warning in detector.board_warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if not cv2.imwrite(args.out, board):
         raise UsageError(f"{args.out}: cannot write a PNG there")
     print(f"{args.out}: the empty board as the camera sees it ({board.shape[1]}x"

@@ -394,6 +394,34 @@ def test_cli_learn_board_then_detect_against_it(layout, renderer, tmp_path):
     assert r.returncode == 2 and "empty board's picture" in r.stderr
 
 
+def test_cli_learn_board_refuses_a_dark_photo_and_warns_of_coloured_light(
+        layout, renderer, tmp_path):
+    """An empty-board photo in light the board cannot be learned from is refused in
+    words; one in coloured light is learned with a warning (play's light may differ);
+    and a frame without the map says why in ``detect``'s advice."""
+    empty, img, scene = _empty_and_frame(layout, renderer, tmp_path, 5, 4)
+    photo = cv2.imread(str(empty))
+    dark = tmp_path / "dark.png"
+    cv2.imwrite(str(dark), (photo * 0.12).astype(np.uint8))
+    r = run_cli("vision", "learn-board", str(dark), "--out", str(tmp_path / "d.png"))
+    assert r.returncode == 2 and "too dark to learn" in r.stderr, r.stderr
+    purple = tmp_path / "purple.png"
+    cv2.imwrite(str(purple), np.clip(photo * np.array([1.0, 0.5, 0.85]), 0, 255)
+                .astype(np.uint8))
+    r = run_cli("vision", "learn-board", str(purple), "--out", str(tmp_path / "p.png"))
+    assert r.returncode == 0 and "warning: the light on the empty board is coloured" \
+        in r.stderr, r.stderr
+    r = run_cli("vision", "learn-board", str(empty), "--out", str(tmp_path / "e.png"))
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((720, 1280, 3), 200, np.uint8))
+    r = run_cli("vision", "detect", str(blank), "--json")
+    advice = json.loads(r.stdout)["advice"]
+    assert r.returncode == 1 and advice and "markers were not found" in advice[0]
+    assert "advice: the board's markers were not found" in \
+        run_cli("vision", "detect", str(blank)).stdout
+
+
 def test_cli_learn_board_writes_a_layout_naming_it(layout, renderer, tmp_path):
     """--layout-out: a tablesight-layout/2 file naming the learned picture (and the
     markers' stated height), which 'vision detect --layout' then uses on its own."""

@@ -22,6 +22,7 @@ from ..config import VisionConfig
 from ..layout import Layout, LayoutError, Region
 from ..shrink import shrink
 from .bases import BaseCandidate, BaseFinder, crowded, disc_radius, figure_parts
+from .diagnose import empty_board_problems, map_not_found, relearn_advice
 from .foreground import Foreground, ForegroundModel
 from .framing import Framing, framing
 from .identify import Identifier, Identity
@@ -80,6 +81,9 @@ class Detection:
     size: tuple[int, int] = (0, 0)
     layout: Layout | None = None
     redone: float = 1.0  # share of the work area worked on (0: the last result reused)
+    # What a person should do about this frame, in words (the map not found and why; a
+    # learned board against which everything looks changed).
+    advice: list[str] = field(default_factory=list)
 
     def by_region(self, role: str) -> dict[str, list[dict[str, Any]]]:
         assert self.layout is not None
@@ -107,6 +111,7 @@ class Detection:
                     else round(f.reprojection_px, 3),
                     "moved": f.moved, "from_memory": f.from_memory,
                     "framing": None if framed is None else framed.to_dict()},
+            "advice": list(self.advice),
             "cells": self.by_region("cell") if f.found else {},
             "zones": self.by_region("zone") if f.found else {},
             # Free areas, where pieces stand anywhere (a battlefield, a meadow).
@@ -147,6 +152,8 @@ class Detector:
         # A base whose pixels changed has its centre within this of the change.
         self._disc_px = int(np.ceil(disc_radius(layout, area.scale)))
         self._sheet_from_px = np.linalg.inv(area.px_to_sheet())
+        self._cells = {r.name for r in layout.regions if r.role == "cell"}
+        self.board_warnings: list[str] = []  # about the empty board learned last
         self._worked: _Worked | None = None
         if layout.board.picture is not None:  # the layout names a learned board
             board = cv2.imread(str(layout.board.picture), cv2.IMREAD_COLOR)
@@ -168,9 +175,12 @@ class Detector:
         fix = MapLocator(self.layout, self.cfg).locate(cv2.cvtColor(empty,
                                                                     cv2.COLOR_BGR2GRAY))
         if not fix.found or fix.homography is None:
-            raise ValueError("the board's markers were not found in the empty frame: "
-                             f"{len(fix.markers_seen)} of {len(self.layout.markers)} seen")
+            raise ValueError(map_not_found(fix, self.layout, self.cfg,
+                                           (empty.shape[1], empty.shape[0])))
         board = self.foreground.warp(empty, fix.homography)
+        refused, self.board_warnings = empty_board_problems(board)
+        if refused:
+            raise ValueError(refused)
         self.use_board(board)
         return board
 
@@ -257,6 +267,7 @@ class Detector:
         t["locate"] = (t1 - t0) * 1000
         det = Detection(fix, size=(frame.shape[1], frame.shape[0]), layout=self.layout)
         if not fix.found:
+            det.advice = [map_not_found(fix, self.layout, self.cfg, det.size)]
             t["total"] = t["locate"]
             det.timing_ms = t
             self._worked = None
@@ -352,6 +363,9 @@ class Detector:
         t["identify"] = (t5 - t4) * 1000
         t["total"] = (t5 - t0) * 1000
         det.occluded = occluded
+        relearn = relearn_advice(len(occluded & self._cells), len(self._cells),
+                                 self.foreground.learned)
+        det.advice = [relearn] if relearn else []
         det.timing_ms = t
         self._worked = _Worked(cells, small, replace(det, bases=list(det.bases)), fg, cands,
                                {(c.x, c.y): idents[(c.x, c.y)] for c, *_ in kept},

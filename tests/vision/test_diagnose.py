@@ -1,0 +1,65 @@
+"""What the camera tells a person when its view cannot be worked with: the map not
+found and why, an empty-board photo in light the detector cannot learn from, a learned
+board the light has since left behind."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.config import VisionConfig
+from vision.detect.diagnose import empty_board_problems, map_not_found, relearn_advice
+from vision.detect.locate import MapFix
+from vision.layout import game_layout
+
+
+@pytest.fixture(scope="module")
+def layout():
+    return game_layout("dreamblade")
+
+
+def test_a_map_not_found_says_why_and_what_to_check(layout) -> None:
+    cfg, size, n = VisionConfig(), (1280, 720), len(layout.markers)
+    few = map_not_found(MapFix(False, None, [3], None), layout, cfg, size)
+    assert few.startswith(f"the board's markers were not found: 1 of {n} seen")
+    assert "whole board in the picture" in few
+    # Every marker seen, the fit rejected: its error, the limit and the likely causes,
+    # not "not found" (which sent people looking for markers they could see).
+    misfit = map_not_found(MapFix(False, None, list(range(n)), 37.4), layout, cfg, size)
+    assert f"seen ({n} of {n}) but do not fit the layout: 37.4 px" in misfit
+    assert "not found" not in misfit and "--marker-height" in misfit
+    bunched = map_not_found(MapFix(False, None, [0, 1, 2], None), layout, cfg, size)
+    assert "too close together" in bunched
+
+
+def _board(shape=(300, 400), value=170.0, seed=0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    grain = rng.normal(0, 12, shape)  # a board's own texture: wood, print
+    return np.clip(np.dstack([value + grain] * 3), 0, 255).astype(np.uint8)
+
+
+def test_an_empty_board_in_good_light_is_learned_without_a_word() -> None:
+    refused, warnings = empty_board_problems(_board())
+    assert refused is None and warnings == []
+
+
+def test_an_empty_board_too_dark_is_refused() -> None:
+    refused, _ = empty_board_problems(_board(value=25))
+    assert refused is not None and "too dark" in refused and "light of play" in refused
+
+
+def test_coloured_or_uneven_light_is_warned_about() -> None:
+    purple = _board().astype(np.float32) * np.array([1.0, 0.55, 0.9])  # B, G, R
+    refused, warnings = empty_board_problems(purple.astype(np.uint8))
+    assert refused is None and len(warnings) == 1 and "coloured" in warnings[0]
+    patch = _board()
+    patch[:, :200] = (patch[:, :200] * 0.3).astype(np.uint8)  # half in shadow, half in sun
+    refused, warnings = empty_board_problems(patch)
+    assert refused is None and any("uneven" in w and "sun patch" in w for w in warnings)
+
+
+def test_every_cell_changed_against_a_learned_board_asks_to_learn_it_again() -> None:
+    said = relearn_advice(24, 25, learned=True)
+    assert said is not None and "Learn the board again" in said and "24 of 25" in said
+    assert relearn_advice(10, 25, learned=True) is None  # hands over a few cells
+    assert relearn_advice(25, 25, learned=False) is None  # the printed map: no learning

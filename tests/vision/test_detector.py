@@ -399,7 +399,7 @@ def test_cli_learn_board_refuses_a_dark_photo_and_warns_of_coloured_light(
     """An empty-board photo in light the board cannot be learned from is refused in
     words; one in coloured light is learned with a warning (play's light may differ);
     and a frame without the map says why in ``detect``'s advice."""
-    empty, img, scene = _empty_and_frame(layout, renderer, tmp_path, 5, 4)
+    empty, _, _ = _empty_and_frame(layout, renderer, tmp_path, 5, 4)
     photo = cv2.imread(str(empty))
     dark = tmp_path / "dark.png"
     cv2.imwrite(str(dark), (photo * 0.12).astype(np.uint8))

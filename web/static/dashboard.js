@@ -299,13 +299,15 @@ function renderBoard() {
   const chip = compact ? { h: 25, gap: 2, font: 19, room: 10, max: 3 }
     : { h: 19, gap: 2, font: 14, room: 15, max: 4 };
   // A map scaled down to fit the window (a laptop's hexes) would scale its names down
-  // with it: no name is drawn under 12 px on the screen, and a chip is tall enough
-  // for it (a long name takes two lines, or its full name is one tap away).
+  // with it: no name is drawn under 12 px on the screen (18 px on a TV, read from two
+  // or three metres), and a chip is tall enough for it (a long name takes two lines,
+  // or its full name is one tap away).
   const [, , fw, fh] = b.frame;
   const scale = svg.clientWidth > 0 && svg.clientHeight > 0
     ? Math.min(svg.clientWidth / fw, svg.clientHeight / fh) : 0;
-  if (scale > 0 && chip.font * k * scale < 12) {
-    chip.font = 12 / (k * scale);
+  const least = window.innerWidth >= 1500 ? 18 : 12;
+  if (scale > 0 && chip.font * k * scale < least) {
+    chip.font = least / (k * scale);
     chip.h = Math.max(chip.h, chip.font * 1.3);
     chip.room = Math.max(6, Math.round(chip.room * 14 / chip.font));
   }

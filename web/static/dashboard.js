@@ -337,15 +337,15 @@ function renderBoard() {
     const top = box.y0 + 21 * k;
     const span = rowSpan(r.outline, top) || [box.x0, box.x1];
     if (r.label) {
-      const label = `<text x="${span[0] + 8 * k}" y="${top}" font-size="${17 * k}" ` +
-        `fill="${r.alert ? "#ff8080" : "#9fb0c0"}"%>${esc(r.label)}` +
-        `${r.alert ? " " + esc(r.alert.symbol) : ""}</text>`;
-      out += label.replace("%>", ">");
+      const at = `x="${span[0] + 8 * k}" y="${top}" font-size="${17 * k}" ` +
+        `fill="${r.alert ? "#ff8080" : "#9fb0c0"}"`;
+      const said = `${esc(r.label)}${r.alert ? " " + esc(r.alert.symbol) : ""}`;
+      out += `<text ${at}>${said}</text>`;
       // Pieces put anywhere (discs, drawn after the regions) may lie on the name: it is
       // written again over them, on a dark outline, and lets taps through.
       if (hasLoose) {
-        onTop += label.replace("%>", ` stroke="#0b0e11" stroke-width="${4 * k}" ` +
-          `paint-order="stroke" pointer-events="none" aria-hidden="true">`);
+        onTop += `<text ${at} stroke="#0b0e11" stroke-width="${4 * k}" paint-order="stroke" ` +
+          `pointer-events="none" aria-hidden="true">${said}</text>`;
       }
     }
     if (r.alert) out += `<title>${esc(r.alert.text)}</title>`;
@@ -548,7 +548,7 @@ function lineOf(ln, chipBoxes, k) {
   }
   const col = paint(ln.color);
   let out = "";
-  if (t1 - t0 > 0.02) {
+  if ((dx || dy) && t1 - t0 > 0.02) {  // (a line of no length only carries its label)
     [ax, ay, bx, by] = [ln.a[0] + dx * t0, ln.a[1] + dy * t0, ln.a[0] + dx * t1, ln.a[1] + dy * t1];
     out += `<line x1="${ax}" y1="${ay}" x2="${bx}" y2="${by}" stroke="${col}" ` +
       `stroke-width="${4 * k}" stroke-linecap="round" ` +

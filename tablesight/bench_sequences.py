@@ -93,6 +93,9 @@ def hand_sequences(layout, renderer, n: int, seed: int) -> dict[str, Any]:
 # put on it) among stickered bases, on every game's map: a plain ring must
 # never be read as a sticker (a clean one once read as sticker 6 and stalled a game).
 PLAIN_SHARE = 0.4
+# A game whose pieces stand anywhere (no cells to put bases in): these rows are about
+# bases in cells.
+NO_CELLS = {"skipped": "no cells on this map: its pieces stand anywhere"}
 PLAIN_CONDITIONS = ("clean", "tilt", "glare", "grey ink", "figures")
 
 
@@ -112,6 +115,9 @@ def plain_rings(scenes: int, seed: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for game in registry.systems():
         layout = game_layout(game)
+        if not layout.cells:
+            out[game] = NO_CELLS
+            continue
         renderer = SceneRenderer(layout)
         n = dict.fromkeys(("plain_rings", "plain", "unreadable", "read_as_sticker",
                            "wrong_owner", "not_found", "stickers", "sticker_called_plain"), 0)
@@ -158,6 +164,9 @@ def swapped_in_place(cells_per_map: int, seed: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for game in registry.systems():
         layout = game_layout(game)
+        if not layout.cells:
+            out[game] = NO_CELLS
+            continue
         renderer = SceneRenderer(layout)
         rng = np.random.default_rng(seed * 53)
         cells = list(layout.cells)

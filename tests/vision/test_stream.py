@@ -460,3 +460,19 @@ def test_a_sticker_read_as_two_players_gives_no_owner(layout):
     for i, b in enumerate(frames[:6]):
         obs = stab.push(detection(layout, [other, b]), i / 15, i) or obs
     assert obs is not None and [(o.owner, o.sticker) for o in obs.regions["b2"]] == [("p1", 6)]
+
+
+def test_the_vision_bench_rows_on_cells_run_over_every_installed_game():
+    """``bench vision``'s rows about bases in cells play every installed game's map,
+    and say so, not crash, for a map whose pieces stand anywhere (Diskwars: no cells)."""
+    from table import registry
+    from tablesight.bench_sequences import NO_CELLS, plain_rings, swapped_in_place
+    from vision.layout import game_layout
+
+    rings, swaps = plain_rings(1, 3), swapped_in_place(1, 3)
+    for game in registry.systems():
+        if game_layout(game).cells:
+            assert rings[game]["stickers"] > 0 and rings[game] != NO_CELLS
+            assert swaps[game] != NO_CELLS
+        else:
+            assert rings[game] == swaps[game] == NO_CELLS

@@ -140,7 +140,7 @@ function render() {
   renderPrompt();
   renderBanners();
   renderHealth();
-  fitBoard();  // the board's size first: its names are sized for the screen
+  fitBoard();  // the board's size first (the prompt above it is drawn): names are sized to it
   renderBoard();
   renderLegend();
   renderCellInfo();
@@ -157,7 +157,6 @@ function render() {
   $("login").hidden = !snap.staff_login || snap.staff;
   $("staff-state").textContent = !snap.staff_login ? "This table needs no staff PIN."
     : snap.staff ? "Staff: logged in." : "Staff: log in with the admin PIN to change the game.";
-  fitBoard();
 }
 
 // The whole board on the first screen, under a prompt of any length: the board is drawn
@@ -1048,7 +1047,7 @@ function showTab(name) {
   if (name === "camera") cam.src = "/camera.mjpg";
   else cam.removeAttribute("src");  // no stream while nobody looks
   if (name === "setup") loadSetup();
-  if (name === "table") fitBoard();
+  if (name === "table") { fitBoard(); if (snap) renderBoard(); }  // sized while in view
 }
 
 async function loadSetup() {

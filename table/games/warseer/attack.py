@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .actions import Action, Advance, Counterblow, Declare, Modify, Pass, Push, Roll
 from .catalog import SYMBOLS, Card, Effect
@@ -54,9 +54,11 @@ from .state import (
 from .turn import main_phase
 
 
-def blockers(game: Game, s: State, *free: Hex | None) -> frozenset[Hex]:
-    """Hexes that block sight: sight-blocking terrain and every creature but ``free``."""
-    out = game.battlefield.sight_blockers().union(s.occupied())
+def blockers(game: Game, s: State, *free: Hex | None,
+             taken: Mapping[Hex, str] | None = None) -> frozenset[Hex]:
+    """Hexes that block sight: sight-blocking terrain and every creature but ``free``.
+    ``taken``: ``s.occupied()``, when the caller has it already."""
+    out = game.battlefield.sight_blockers().union(s.occupied() if taken is None else taken)
     return out.difference(free) if free else out
 
 
@@ -76,26 +78,9 @@ def targets(game: Game, attacker: Unit, enemies: Iterable[Unit],
             continue
         dq, dr = h[0] - aq, h[1] - ar
         far = max(abs(dq), abs(dr), abs(dq + dr))  # ``distance``, inline: asked often
-        if far <= reach and (far <= 1 or _in_sight(a, h, blocking)):
+        if far <= reach and (far <= 1 or line_of_sight(a, h, blocking)):
             out.append(e)
     return out
-
-
-# Listing the legal actions asks sight between the same hexes among the same blockers
-# again and again (each card played leaves the creatures where they stand): answers
-# are kept by the blockers' set, whose hash Python keeps with it.
-_SIGHT_SEEN: dict[tuple[Hex, Hex, frozenset[Hex]], bool] = {}
-_SIGHT_SEEN_MAX = 100_000
-
-
-def _in_sight(a: Hex, b: Hex, blocking: frozenset[Hex]) -> bool:
-    key = (a, b, blocking)
-    seen = _SIGHT_SEEN.get(key)
-    if seen is None:
-        if len(_SIGHT_SEEN) >= _SIGHT_SEEN_MAX:
-            _SIGHT_SEEN.clear()
-        seen = _SIGHT_SEEN[key] = line_of_sight(a, b, blocking)
-    return seen
 
 
 def can_target(game: Game, s: State, attacker: Unit, defender: Unit,

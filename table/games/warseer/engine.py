@@ -319,7 +319,7 @@ def legal_actions(s: State) -> list[Action]:
     for u in mine:
         if not u.moved:
             out += moves(game, s, u, taken)
-    blocking = bf.sight_blockers().union(taken)  # ``attack.blockers``, with ``taken`` known
+    blocking = atk.blockers(game, s, taken=taken)
     for u in mine:
         if not u.attacked:
             out += made_once(kept, Declare, (p, u.ref),

@@ -202,6 +202,17 @@ def line_of_sight(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
     clear of every blocking hex (see the module's note). ``a`` and ``b`` never block."""
     if distance(a, b) <= 1:
         return True
+    if isinstance(blockers, frozenset):
+        # Listing the legal actions asks the same pair among the same blockers again and
+        # again (a card played leaves the creatures where they stand): kept by the set,
+        # whose hash Python keeps with it, before the translated key is worked out.
+        whole = (a, b, blockers)
+        seen = _SEEN.get(whole)
+        if seen is None:
+            if len(_SEEN) >= _KNOWN_MAX:
+                _SEEN.clear()
+            seen = _SEEN[whole] = line_of_sight(a, b, tuple(blockers))
+        return seen
     # Sight does not change when everything moves by the same step: ask it with ``a`` at
     # the origin, so a shape of blockers met anywhere on the battlefield is known.
     d = Hex(b.q - a.q, b.r - a.r)
@@ -219,6 +230,7 @@ def line_of_sight(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
 
 
 _KNOWN: dict[tuple[Hex, tuple[tuple[int, int], ...]], bool] = {}  # answers given
+_SEEN: dict[tuple[Hex, Hex, frozenset[Hex]], bool] = {}  # ... by the whole set asked
 _KNOWN_MAX = 200_000
 
 

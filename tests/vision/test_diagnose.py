@@ -58,6 +58,20 @@ def test_coloured_or_uneven_light_is_warned_about() -> None:
     assert refused is None and any("uneven" in w and "sun patch" in w for w in warnings)
 
 
+def test_an_empty_board_with_a_clipped_sun_patch_is_warned_about() -> None:
+    """A sun patch so bright the camera clipped it: whatever is pale and stands there
+    later looks like the board. Its share is said; a few clipped pixels (a marker's
+    white label, a glint) are not."""
+    board = _board()
+    board[100:180, 120:260] = 255  # 9 % of the board white-out
+    refused, warnings = empty_board_problems(board)
+    assert refused is None and any("9% of the empty board is white-out" in w
+                                   for w in warnings)
+    board = _board()
+    board[100:110, 120:260] = 255  # 1 %
+    assert empty_board_problems(board) == (None, [])
+
+
 def test_every_cell_changed_against_a_learned_board_asks_to_learn_it_again() -> None:
     said = relearn_advice(24, 25, learned=True)
     assert said is not None and "Learn the board again" in said and "24 of 25" in said

@@ -25,6 +25,11 @@ TINTED = 1.35
 # tenth's, on a blurred picture): a sun patch or a lamp's glare, learned as the board's
 # own look, comes back as a hand when it moves.
 UNEVEN = 2.6
+# ... or when this share of it is white-out (a channel at WHITE_OUT or more): a sun patch
+# or a lamp's glare so bright the camera clipped it. What stands there later and is
+# bright too cannot be told from the board (a rendered sun patch over a fifth of the
+# board hid a white-topped piece under later glare).
+CLIPPED, WHITE_OUT = 0.08, 250
 # A learned board against which this share of the cells looks covered: the light changed.
 ALL_CHANGED = 0.9
 
@@ -77,6 +82,12 @@ def empty_board_problems(board: np.ndarray) -> tuple[str | None, list[str]]:
         warnings.append(f"the light on the empty board is uneven (its bright parts {spread:.1f} "
                         "times its dark parts: a sun patch, glare or a lamp): what is learned "
                         "there comes back as a hand when the light moves")
+    clipped = float((board.max(axis=2) >= WHITE_OUT).mean())
+    if clipped >= CLIPPED:
+        warnings.append(f"{clipped:.0%} of the empty board is white-out (a sun patch or a "
+                        "lamp's glare the camera clipped): a pale piece standing there later "
+                        "cannot be told from it. Shade it, or learn the board again once "
+                        "the light has moved")
     return None, warnings
 
 

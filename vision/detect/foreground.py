@@ -49,6 +49,33 @@ def illumination(gray: np.ndarray) -> np.ndarray:
     return cv2.max(big, 1.0)
 
 
+def light_gain(ratio: np.ndarray, block: int) -> np.ndarray:
+    """How the light changed since the board was learned, from ``ratio`` (a frame over
+    the learned board, float32, one or three channels): the ratio's mean per ``block``
+    x ``block`` pixels (4 mm: 4 working pixels, 2 at half resolution), then the median
+    of ``GAIN_MEDIAN`` x ``GAIN_MEDIAN`` blocks (36 mm), which bases and figures are too
+    small to move, enlarged again.
+
+    A median keeps a step where it is: at the edge of a sun patch the gain changes
+    within a block or two, and what differs from the board beside the edge is a band
+    too thin for a base or a hand (blocks twice as large blend the step over a hand's
+    width, and the edge is taken for an arm). Any gain from 1/16 to 16, however bright
+    or dim the frame against the board (a lamp switched on over a board learned in a
+    dim room), in steps of 2 %; never under 0.05, where the frame is black."""
+    small = shrink(ratio, block).astype(np.float32)
+    # As a byte on a log scale (OpenCV's median takes windows over 5 of bytes only).
+    code = np.rint(np.clip(np.log2(np.maximum(small, 1 / 64)) * GAIN_STEPS + 128, 0, 255))
+    code = cv2.medianBlur(code.astype(np.uint8), GAIN_MEDIAN)
+    small = np.exp2((code.astype(np.float32) - 128) / GAIN_STEPS)
+    big = cv2.resize(small, (ratio.shape[1], ratio.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return np.maximum(big.reshape(ratio.shape), np.float32(0.05))
+
+
+# ``light_gain``'s log scale (steps a stop: 1/16 to 16 in a byte) and its median's width
+# in blocks.
+GAIN_STEPS, GAIN_MEDIAN = 32, 9
+
+
 ILLUMINATION_REACH = 4 * (10 + 6 + 1)  # working px: how far ``illumination`` looks
 MAP_STEP = 8  # working px between the warp map's exactly computed points
 BLACK_PRINT = 0.1  # reference brightness under which the map prints black
@@ -156,7 +183,9 @@ class ForegroundModel:
         if learned:
             self._board_gray = cv2.max(ref_gray.astype(np.float32), 1.0)
             self._board_illum = illumination(ref_gray)
-            self._board_ab = halve(_lab_ab(ref))
+            # (numpy's maximum: cv2.max with a number floors only the first channel)
+            self._board_colour = np.maximum(halve(ref).astype(np.float32), 1.0)
+            self._board_ab = _lab_ab(halve(ref))
         ref_norm = ref_gray.astype(np.float32) / illumination(ref_gray)
         # The tests of ``extract`` as thresholds per pixel, computed once: a pixel is dark
         # when grey < light x (reference - dark_diff), saturated when its saturation
@@ -284,20 +313,24 @@ class ForegroundModel:
     def _extract_learned(self, gray: np.ndarray, colour: np.ndarray, box: Box
                          ) -> Foreground:
         """``extract`` against a learned board: each pixel compared with the board's own
-        at that place, after the light's slow changes since (a gain that varies over
-        the board: the ratio's mean per 8 x 8 block, then the median of 5 x 5 blocks,
-        which bases and figures are too small to move; it reads 0-2.55). Darker or
-        lighter than the board, or of another colour, is a piece: a board may be darker
-        or lighter than its pieces, and any colour."""
+        at that place, after the light's changes since. Darker or lighter than the
+        board, or of another colour, is a piece: a board may be darker or lighter than
+        its pieces, and any colour.
+
+        The light's change is a gain that varies over the board (``light_gain``), for
+        the brightness and for each colour channel apart: evening lamp light and
+        morning daylight from a window differ in colour as much as in brightness, and
+        unevenly over the board, and compared as they came every cell differed in
+        colour from the board learned in the other."""
         c = self.cfg
         at, half = box.slices, box.halved().slices
         raw = cv2.divide(gray.astype(np.float32), self._board_gray[at])
-        small = shrink(raw, 8)
-        small = cv2.medianBlur(np.clip(small * 100, 0, 255).astype(np.uint8), 5)
-        gain = cv2.resize(small.astype(np.float32) / 100, (raw.shape[1], raw.shape[0]),
-                          interpolation=cv2.INTER_LINEAR)
-        rel = cv2.divide(raw, cv2.max(gain, 0.05))
-        ab_diff = np.linalg.norm(_lab_ab(colour) - self._board_ab[half], axis=2)
+        gain = light_gain(raw, 4)
+        rel = cv2.divide(raw, gain)
+        seen = colour.astype(np.float32)
+        balanced = cv2.divide(seen, light_gain(cv2.divide(seen, self._board_colour[half]), 2))
+        ab_diff = np.linalg.norm(_lab_ab(np.clip(balanced, 0, 255).astype(np.uint8))
+                                 - self._board_ab[half], axis=2)
         other = double(cv2.compare(ab_diff.astype(np.float32), c.board_colour_diff,
                                    cv2.CMP_GT))
         mask = cv2.bitwise_or(cv2.compare(rel, 1 - c.dark_diff, cv2.CMP_LT),

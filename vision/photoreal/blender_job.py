@@ -198,6 +198,10 @@ def _light(spec: dict[str, Any]) -> None:
         light.size, light.size_y = spec["size"]
     elif spec["kind"] == "POINT":
         light.shadow_soft_size = spec["size"][0]
+    elif spec["kind"] == "SPOT":  # sun through a window: a sharp-edged patch
+        light.shadow_soft_size = spec["size"][0]
+        light.spot_size = math.radians(spec["spot_deg"])
+        light.spot_blend = spec.get("blend", 0.05)
     obj = bpy.data.objects.new("light", light)
     obj.matrix_world = Matrix(spec["matrix"])
     bpy.context.scene.collection.objects.link(obj)

@@ -129,17 +129,22 @@ def _frame_noise(rs: RenderScene, seed: int, frame: int = 0) -> np.random.Genera
 
 def film(layout: Layout, scenes: list[RenderScene], renders: list[Path],
          qualities: Iterable[int], seed: int = 0,
-         locked_exposure: float | None = None) -> Iterator[Frame]:
+         locked_exposure: float | None = None,
+         fixed_gain: float | None = None) -> Iterator[Frame]:
     """Each render as webcams deliver it at each MJPEG quality (one webcam per scene,
     its other settings the same at every quality, so qualities compare like for like).
     ``locked_exposure``: exposure set by hand, the brightest 1 % at this share of full
-    scale (``Webcam.metering``), instead of the auto exposure."""
+    scale (``Webcam.metering``), instead of the auto exposure; ``fixed_gain``: the
+    render's light times this, whatever the scene's light (``"fixed"`` metering), so a
+    brighter room makes a brighter frame."""
     for rs, path in zip(scenes, renders, strict=True):
         linear = read_render(path)
         cam = _scene_webcam(rs, seed)
         if locked_exposure is not None:
             cam = Webcam(**{**cam.to_dict(), "metering": "locked",
                             "exposure": locked_exposure})
+        if fixed_gain is not None:
+            cam = Webcam(**{**cam.to_dict(), "metering": "fixed", "exposure": fixed_gain})
         truth = rs.truth()
         # pieces told by tone carry no sticker: nothing to see of one
         seen = None if layout.tones else visibility(path, truth["bases"])

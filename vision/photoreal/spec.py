@@ -281,16 +281,24 @@ def _standing(layout: Layout, look: Look, x_mm: float, y_mm: float, r_mm: float)
 
 
 def _light(spec: dict[str, Any]) -> dict[str, Any]:
+    """A lamp of the look (``Look.lights``: ``kind`` AREA, POINT or SPOT, ``at`` in
+    metres, ``size``, ``power``, ``kelvin``; a SPOT also ``spot_deg``, its cone, and
+    ``blend``, how soft its edge) as the job gives it to Blender. A lamp points at
+    ``aim`` (metres on the table; default the sheet's centre)."""
     at = np.array(spec["at"], float)
-    down = -at / np.linalg.norm(at)  # every lamp points at the sheet's centre
+    aim = np.array([*spec.get("aim", (0.0, 0.0)), 0.0], float)
+    down = (aim - at) / np.linalg.norm(aim - at)
     back = -down
     side = np.cross([0.0, 0.0, 1.0], back) if abs(back[2]) < 0.99 else np.array([1.0, 0, 0])
     side /= np.linalg.norm(side)
     up = np.cross(back, side)
     m = np.eye(4)
     m[:3, 0], m[:3, 1], m[:3, 2], m[:3, 3] = side, up, back, at
-    return {"kind": spec["kind"], "matrix": m.tolist(), "size": spec["size"],
-            "power": spec["power"], "color": kelvin_rgb(spec["kelvin"])}
+    out = {"kind": spec["kind"], "matrix": m.tolist(), "size": spec["size"],
+           "power": spec["power"], "color": kelvin_rgb(spec["kelvin"])}
+    if spec["kind"] == "SPOT":
+        out["spot_deg"], out["blend"] = spec["spot_deg"], spec.get("blend", 0.05)
+    return out
 
 
 def _paint(layout: Layout, name: str) -> dict[str, Any]:

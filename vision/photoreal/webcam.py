@@ -41,7 +41,9 @@ class Webcam:
     # "mean": the auto exposure brings the frame's mean to ``exposure`` (a dark mat
     # filling the frame then clips every white); "locked": exposure set by hand so the
     # brightest 1 % of the frame sits at ``exposure`` of full scale, as a user does with
-    # v4l2-ctl over a dark board
+    # v4l2-ctl over a dark board; "fixed": the render's light multiplied by
+    # ``exposure`` itself, the same in every frame whatever the room's light does (an
+    # exposure set once, or an auto exposure at its longest in a dim room)
     metering: str = "mean"
 
     def to_dict(self) -> dict[str, Any]:
@@ -121,7 +123,9 @@ def deliver_jpeg(render: np.ndarray, cam: Webcam, rng: np.random.Generator) -> b
     r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
     img *= (1 - cam.vignette * r2)[..., None]
     # Auto exposure: the frame's mean brought to the target, hunting a little.
-    if cam.metering == "locked":
+    if cam.metering == "fixed":
+        gain = cam.exposure
+    elif cam.metering == "locked":
         lum = float(np.percentile(img.mean(axis=2), 99))
         gain = cam.exposure / max(lum, 1e-6)
     else:

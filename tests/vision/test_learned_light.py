@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.detect.foreground import light_gain
+from vision.detect.board_light import light_gain
 
 
 def _pieces(ratio: np.ndarray, value: float) -> np.ndarray:

@@ -45,6 +45,8 @@ class BaseCandidate:
     # Its outline is a circle: most opposite rays agree on the centre, or most rays end
     # on one circle (a pile of disks read as one is elongated, and its rays disagree).
     round: bool = True
+    # One of a blob of touching pieces taken apart into discs (``clusters.py``).
+    grouped: bool = False
 
 
 class BaseFinder:

@@ -23,8 +23,7 @@ from ..layout import Layout
 from ..printing.mapart import render_reference
 from ..shrink import double, halve, shrink
 from .bases import disc_radius
-from .board_light import light_gain
-from .ring_fit import lab_of
+from .board_light import LearnedBoard
 from .workarea import Box, WorkArea
 
 
@@ -58,11 +57,6 @@ BLACK_PRINT = 0.1  # reference brightness under which the map prints black
 # CAST_BLOCK half-resolution pixels, the fit keeping the CAST_KEEP share of blocks that
 # fit best; renewed when it moves by CAST_STEP.
 CAST_PAPER, CAST_BRIGHT, CAST_BLOCK, CAST_KEEP, CAST_STEP = 0.8, 0.88, 8, 0.75, 0.03
-
-
-def _lab_ab(bgr: np.ndarray) -> np.ndarray:
-    """CIE Lab's (a, b) of a BGR picture, float32: colour apart from brightness."""
-    return np.ascontiguousarray(lab_of(bgr)[..., 1:])
 
 
 def saturation(bgr: np.ndarray) -> np.ndarray:
@@ -104,10 +98,6 @@ class ForegroundModel:
         s = config.px_per_mm
         self.area = area = WorkArea.for_layout(layout, s, config.work_margin_mm)
         self.size = area.size
-        if reference is None:
-            self.use_reference(area.crop(render_reference(layout, s)), learned=False)
-        else:
-            self.use_reference(reference)
         # Only cells and zones hold bases; markers and margins are ignored.
         self.region_labels = area.region_labels(layout)
         region_mask = np.where(self.region_labels > 0, 255, 0).astype(np.uint8)
@@ -125,6 +115,10 @@ class ForegroundModel:
         self.disc_area = float(np.pi * disc_px ** 2)
         # Less than most of the smallest base: a piece of a ring (``_mend_rings``).
         self.piece_area = 0.6 * float(np.pi * (layout.base_diameters[0] / 2 * s) ** 2)
+        if reference is None:
+            self.use_reference(area.crop(render_reference(layout, s)), learned=False)
+        else:
+            self.use_reference(reference)
         # A box's foreground equals the whole image's this far inside the box's edges:
         # the paper's brightness looks ILLUMINATION_REACH around, a base-sized blob is
         # filled whole (its far side may lie that much further in), the morphology and
@@ -155,11 +149,8 @@ class ForegroundModel:
         self.learned = learned
         ref_gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY)
         if learned:
-            self._board_gray = cv2.max(ref_gray.astype(np.float32), 1.0)
+            self._board = LearnedBoard(ref, self.cfg, self.region_mask, self.disc_area)
             self._board_illum = illumination(ref_gray)
-            # (numpy's maximum: cv2.max with a number floors only the first channel)
-            self._board_colour = np.maximum(halve(ref).astype(np.float32), 1.0)
-            self._board_ab = _lab_ab(halve(ref))
         ref_norm = ref_gray.astype(np.float32) / illumination(ref_gray)
         # The tests of ``extract`` as thresholds per pixel, computed once: a pixel is dark
         # when grey < light x (reference - dark_diff), saturated when its saturation
@@ -298,19 +289,7 @@ class ForegroundModel:
         colour from the board learned in the other."""
         c = self.cfg
         at, half = box.slices, box.halved().slices
-        raw = cv2.divide(gray.astype(np.float32), self._board_gray[at])
-        gain = light_gain(raw, 4)
-        rel = cv2.divide(raw, gain)
-        seen = colour.astype(np.float32)
-        balanced = cv2.divide(seen, light_gain(cv2.divide(seen, self._board_colour[half]), 2))
-        ab_diff = np.linalg.norm(_lab_ab(np.clip(balanced, 0, 255).astype(np.uint8))
-                                 - self._board_ab[half], axis=2)
-        other = double(cv2.compare(ab_diff.astype(np.float32), c.board_colour_diff,
-                                   cv2.CMP_GT))
-        mask = cv2.bitwise_or(cv2.compare(rel, 1 - c.dark_diff, cv2.CMP_LT),
-                              cv2.compare(rel, 1 + c.board_light_diff, cv2.CMP_GT))
-        mask = cv2.bitwise_or(mask, other[:mask.shape[0], :mask.shape[1]])
-        mask = cv2.bitwise_and(mask, self.region_mask[at])
+        mask, rel, ab_diff, gain = self._board.compare(gray, colour, box)
         kernel = np.ones((3, 3), np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)

@@ -18,6 +18,11 @@ from ..layout import Layout
 from .bases import BaseCandidate
 from .workarea import WorkArea
 
+# Unexplained pixels wider than a base, as a share of a base's area, that make a blob of
+# touching pieces (``clusters.py``) a hand: fewer are the gaps between them (a 3 x 3
+# block of 25 mm pieces leaves about a twentieth of a base).
+GAPS = 0.2
+
 
 class OcclusionFinder:
     def __init__(self, layout: Layout, config: VisionConfig, area: WorkArea,
@@ -51,6 +56,9 @@ class OcclusionFinder:
                        int(b.radius * 1.15 / 2) + 1, 255, -1)
         rest = cv2.bitwise_and(loose, cv2.bitwise_not(explained))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(loose, 8)
+        rows, cols = labels.shape
+        grouped = {int(labels[min(rows - 1, int(b.y) // 2), min(cols - 1, int(b.x) // 2)])
+                   for b in bases if b.grouped}
         hand = np.zeros_like(loose)
         wide = self.cfg.max_radius_fraction * self.r_max
         quarter = self.base_area / 4  # areas at half resolution
@@ -71,7 +79,12 @@ class OcclusionFinder:
             # bases "explain" most of a hand whose palm is off the map: seen with darker
             # skin reaching to the near edge, the hand was missed and its fingertips
             # reported as bases (phantom bases in the demo).
-            wide_unexplained = unexplained > 0 and float(dt[box][outside].max()) > wide
+            # A block of touching pieces taken apart into its discs leaves the gaps
+            # between them unexplained, deep inside a blob wider than any base: there a
+            # few such pixels do not count.
+            wide_px = dt[box][outside] > wide
+            wide_unexplained = bool(wide_px.any()) and (
+                i not in grouped or int(np.count_nonzero(wide_px)) > GAPS * quarter)
             # Wide but almost all base: a base with a halo of shadow, not a hand (a hand
             # is wide *and* mostly outside the bases).
             if wide_unexplained or (too_wide and unexplained > 1.5 * quarter) or (

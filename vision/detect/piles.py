@@ -55,14 +55,16 @@ def _any_overlap(discs: Sequence[BaseCandidate], px_per_mm: float) -> bool:
                for i, a in enumerate(discs) for b in discs[i + 1:])
 
 
-def _circles(border: np.ndarray, r_min: float, r_max: float,
-             rng: np.random.Generator) -> list[tuple[float, float, float]]:
-    """Circles of base size that the border's points lie on, most points first."""
+def circles_on(border: np.ndarray, r_min: float, r_max: float,
+             rng: np.random.Generator, most: int = MAX_DISKS
+             ) -> list[tuple[float, float, float]]:
+    """Circles of base size that the border's points lie on, most points first (at most
+    ``most``)."""
     pts = border.astype(np.float64)
     left = np.ones(len(pts), bool)
     out: list[tuple[float, float, float]] = []
     tol = 1.5
-    for _ in range(MAX_DISKS):
+    for _ in range(most):
         idx = np.flatnonzero(left)
         if len(idx) < 12:
             break
@@ -134,7 +136,7 @@ def split(mask: np.ndarray, cands: list[BaseCandidate], r_min: float, r_max: flo
         if not overlapping and _explains(blob, (x0, y0), members):
             out += members
             continue
-        circles = _circles(border + np.array([x0, y0]), r_min, r_max, rng)
+        circles = circles_on(border + np.array([x0, y0]), r_min, r_max, rng)
         fitted = _own_part([BaseCandidate(cx, cy, r, r) for cx, cy, r in circles], blob,
                            (x0, y0))
         if fitted and _explains(blob, (x0, y0), fitted):

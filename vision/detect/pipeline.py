@@ -22,6 +22,7 @@ from ..config import VisionConfig
 from ..layout import Layout, LayoutError, Region
 from ..shrink import shrink
 from .bases import BaseCandidate, BaseFinder, crowded, disc_radius, figure_parts
+from .clusters import take_apart
 from .diagnose import empty_board_problems, map_not_found, relearn_advice
 from .foreground import Foreground, ForegroundModel
 from .framing import Framing, framing
@@ -303,6 +304,13 @@ class Detector:
         t["foreground"] = (t2 - t1) * 1000
         t3 = time.perf_counter()
         t["bases"] = (t3 - t2) * 1000
+        if not self.layout.piles:
+            # Pieces touching one another, taken apart before anything is called a hand
+            # (where pieces lie on one another, ``split`` below takes them apart).
+            s = self.cfg.px_per_mm
+            cands = take_apart(fg.mask, cands, self.finder.r_min * 0.85,
+                               self.finder.r_max + 4.0 * s, self.cfg.disc_fill, fg.loose,
+                               self.foreground.sheet_inner)
         occluded, hand = self.occlusion.find(cands, fg.loose)
         # Disks lying on one another, taken apart (not under a hand: fingers are no pile);
         # the outline reads up to 4 mm wider than the disk (its rim and shadow).

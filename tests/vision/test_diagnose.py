@@ -4,11 +4,13 @@ board the light has since left behind."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from vision.config import VisionConfig
-from vision.detect.diagnose import empty_board_problems, map_not_found, relearn_advice
+from vision.detect.diagnose import empty_board_problems, lines_off, map_not_found, relearn_advice
 from vision.detect.locate import MapFix
 from vision.layout import game_layout
 
@@ -77,3 +79,36 @@ def test_every_cell_changed_against_a_learned_board_asks_to_learn_it_again() -> 
     assert said is not None and "Learn the board again" in said and "24 of 25" in said
     assert relearn_advice(10, 25, learned=True) is None  # hands over a few cells
     assert relearn_advice(25, 25, learned=False) is None  # the printed map: no learning
+
+
+def _grid(offset: int = 0, lines: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """A board of 6 x 6 cells 60 px wide (1 px a mm) with its own dark lines drawn
+    ``offset`` px right and down of where the region map puts the borders."""
+    labels = np.zeros((400, 400), np.int32)
+    for i in range(6):
+        for j in range(6):
+            labels[20 + 60 * i:20 + 60 * (i + 1), 20 + 60 * j:20 + 60 * (j + 1)] = 1 + 6 * i + j
+    board = _board((400, 400))
+    if lines:
+        for k in range(7):
+            p = 20 + 60 * k + offset
+            board[max(0, p - 1):p + 1, 20 + offset:380 + offset] = 40
+            board[20 + offset:380 + offset, max(0, p - 1):p + 1] = 40
+    return board, labels
+
+
+def test_a_board_whose_own_lines_lie_off_the_layout_is_warned_about() -> None:
+    """A marker height wrong for every marker alike fits the markers as well as the
+    right one; the board's own lines, 12 mm right and 12 down of the layout's borders
+    (17 mm away), tell."""
+    board, labels = _grid(12)
+    warning = lines_off(board, labels, 1.0, {0.0})
+    assert warning is not None and "--marker-height" in warning
+    found = re.search(r"lie (\d+)-(\d+) mm", warning)
+    assert found and 15 <= int(found[1]) <= int(found[2]) <= 19
+    board, labels = _grid(0)
+    assert lines_off(board, labels, 1.0, {0.0}) is None
+    board, labels = _grid(2)  # within what a fit leaves
+    assert lines_off(board, labels, 1.0, {0.0}) is None
+    board, labels = _grid(12, lines=False)  # a mat with no lines: nothing to judge by
+    assert lines_off(board, labels, 1.0, {0.0}) is None

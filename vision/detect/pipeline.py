@@ -23,7 +23,7 @@ from ..layout import Layout, LayoutError, Region
 from ..shrink import shrink
 from .bases import BaseCandidate, BaseFinder, crowded, disc_radius, figure_parts
 from .clusters import take_apart
-from .diagnose import empty_board_problems, map_not_found, relearn_advice
+from .diagnose import empty_board_problems, lines_off, map_not_found, relearn_advice
 from .foreground import Foreground, ForegroundModel
 from .framing import Framing, framing
 from .identify import Identifier, Identity
@@ -179,9 +179,14 @@ class Detector:
             raise ValueError(map_not_found(fix, self.layout, self.cfg,
                                            (empty.shape[1], empty.shape[0])))
         board = self.foreground.warp(empty, fix.homography)
-        refused, self.board_warnings = empty_board_problems(board)
+        refused, self.board_warnings = empty_board_problems(board,
+                                                            self.foreground.region_mask)
         if refused:
             raise ValueError(refused)
+        off = lines_off(board, self.foreground.region_labels, self.cfg.px_per_mm,
+                        {m.height for m in self.layout.markers})
+        if off:
+            self.board_warnings.append(off)
         self.use_board(board)
         return board
 

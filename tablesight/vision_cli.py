@@ -201,12 +201,19 @@ def cmd_vision_learn_board(args: argparse.Namespace) -> int:
         layout = replace(layout, tones=_pieces(args.pieces, layout))
     # Learned afresh: a layout naming an older picture must not compare with it.
     layout = replace(layout, board=Board())
-    frame = _read_image(args.image)
+    frames = [_read_image(path) for path in args.image]
     detector = Detector(layout, load_config(args.config))
     try:
-        board = detector.learn_board(frame)
+        board = detector.learn_board(frames)
     except ValueError as e:
-        raise UsageError(f"{args.image}: {e}") from None
+        # "picture K: ..." names one of several by its place; the file's name says more
+        message = str(e)
+        where = ", ".join(args.image)
+        if message.startswith("picture ") and ":" in message:
+            k, _, message = message[len("picture "):].partition(": ")
+            if k.isdigit() and 1 <= int(k) <= len(args.image):
+                where = args.image[int(k) - 1]
+        raise UsageError(f"{where}: {message}") from None
     for warning in detector.board_warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if not cv2.imwrite(args.out, board):
@@ -438,7 +445,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     vs.set_defaults(func=cmd_vision_synth)
     vb = vis.add_parser("learn-board", help="learn a board's own look (any art, wood, "
                         "lines) from a photo of it empty, markers on its corners")
-    vb.add_argument("image")
+    vb.add_argument("image", nargs="+", help="the photo; or several, in the light of "
+                    "play at different times: what shows in fewer than half of them (a "
+                    "sun patch, a hand) is left out")
     vb.add_argument("--out", default="board.png")
     vb.add_argument("--layout")
     vb.add_argument("--layout-out", help="write a layout (tablesight-layout/2) naming the "

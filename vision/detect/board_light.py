@@ -57,6 +57,42 @@ def light_gain(ratio: np.ndarray, block: int, covered: np.ndarray | None = None
     return np.maximum(big.reshape(ratio.shape), np.float32(0.05))
 
 
+def learned_from(boards: list[np.ndarray]) -> np.ndarray:
+    """One empty board from several pictures of it (BGR, the work area from above, each
+    taken in its own light): each brought to the light of their median, pixel by
+    pixel, then the median of them all. What shows in fewer than half of them (a sun
+    patch, a hand, a glare that moved) is left out: with three pictures, what is in
+    one; with two, nothing is left out, only the sensor's noise halved."""
+    if len(boards) == 1:
+        return boards[0]
+    stack = np.stack([b.astype(np.float32) for b in boards])
+    middle = np.maximum(np.median(stack, axis=0), np.float32(1.0))
+    for k in range(len(stack)):
+        # The picture's light against the middle's: a sun patch in it is a gain (its
+        # edge kept sharp by the median), divided out again; a hand is too small to
+        # move the gain and stays, for the median over pictures to leave out.
+        stack[k] /= light_gain(cv2.divide(stack[k], middle), 4)
+    return np.clip(np.median(stack, axis=0), 0, 255).astype(np.uint8)
+
+
+# Hands by their colour (``LearnedBoard.unlike``): the frame's colour as it came, against
+# the board's, judged in tiles this wide (working px, 32 mm). The board's fine detail
+# (finer than DETAIL_SIGMA px) still showing in a tile, correlating DETAIL_MATCH or more
+# with the board's, is the board under other light; where the board shows too little
+# detail to tell (under DETAIL_LEAST grey levels, rms) the colour stands. A tile a
+# quarter white-out shows no detail either, and is light (a sun patch clipped; a hand is
+# no white-out). Measured on rendered oak boards, per 8 mm block: the board under other
+# light 0.83-0.96 (median), under pieces 0.0-0.1.
+DETAIL_TILE, DETAIL_SIGMA, DETAIL_LEAST, DETAIL_MATCH = 32, 1.5, 1.5, 0.35
+WHITE_OUT, WHITE_SHARE = 225, 0.1
+
+
+def fine_detail(gray: np.ndarray) -> np.ndarray:
+    """What is finer than ``DETAIL_SIGMA`` in a grey picture (float32)."""
+    g = gray.astype(np.float32)
+    return g - cv2.GaussianBlur(g, (0, 0), DETAIL_SIGMA)
+
+
 # The groups of touching pieces whose footprint ``LearnedBoard.compare`` carries the
 # board's light over, in bases' areas: from two pieces (one alone does not move the
 # median) to a 4 x 4 block (a 3 x 3 block is about 11.5). A sun patch's edge found all
@@ -79,6 +115,7 @@ class LearnedBoard:
         # (numpy's maximum: cv2.max with a number floors only the first channel)
         self.colour = np.maximum(halve(ref).astype(np.float32), np.float32(1.0))
         self.ab = lab_ab(halve(ref))
+        self.detail = fine_detail(gray)
         self.region_mask = region_mask
         self.disc_area = disc_area
 
@@ -135,6 +172,31 @@ class LearnedBoard:
                                      sub, sub_half)
             mask[full], rel[full], ab_diff[part], gain[full] = m, r, ab, gain2[full]
         return mask, rel, ab_diff, gain
+
+    def unlike(self, gray: np.ndarray, colour: np.ndarray, box: Box) -> np.ndarray:
+        """Where the frame's colour, as it came, is unlike the board's and the board's
+        own detail does not show through (0/255, half resolution): a hand, a sleeve.
+
+        ``compare`` follows the light's colour as closely as its brightness, so a
+        change of light (daylight after lamp light, a sun patch) is no piece; but a hand
+        or an arm, wider than that window, has a colour of its own, and would be
+        followed as if it were the light's. Light leaves the board's grain, lines and
+        print where they are, only brighter or darker or tinted; a hand hides them."""
+        c = self.cfg
+        at, half = box.slices, box.halved().slices
+        unlike = cv2.compare(np.linalg.norm(lab_ab(colour) - self.ab[half], axis=2)
+                             .astype(np.float32), c.board_hand_colour_diff, cv2.CMP_GT)
+        if not unlike.any():
+            return unlike
+        k = DETAIL_TILE
+        f, b = fine_detail(gray), self.detail[at]
+        fb, ff, bb = shrink(f * b, k), shrink(f * f, k), shrink(b * b, k)
+        match = fb / np.sqrt(ff * bb + 1e-6)
+        white = shrink((gray >= WHITE_OUT).astype(np.float32), k)
+        light = ((bb >= DETAIL_LEAST ** 2) & (match >= DETAIL_MATCH)) | (white >= WHITE_SHARE)
+        tiles = cv2.resize(light.astype(np.uint8), (unlike.shape[1], unlike.shape[0]),
+                           interpolation=cv2.INTER_NEAREST)
+        return cv2.bitwise_and(unlike, np.where(tiles > 0, 0, 255).astype(np.uint8))
 
     def _differs(self, raw: np.ndarray, seen: np.ndarray, gain: np.ndarray,
                  colour_gain: np.ndarray, at: tuple[slice, slice],

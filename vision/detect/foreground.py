@@ -298,6 +298,7 @@ class ForegroundModel:
                                cv2.compare(rel_h, 1 + c.hand_light_diff, cv2.CMP_GT))
         loose = cv2.bitwise_or(loose, cv2.compare(ab_diff.astype(np.float32),
                                                   c.board_hand_colour_diff, cv2.CMP_GT))
+        loose = cv2.bitwise_or(loose, self._board.unlike(gray, colour, box))
         loose = cv2.bitwise_and(loose, self.sheet_inner[half])
         loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         illum = cv2.max(self._board_illum[at] * gain, 1.0)

@@ -22,6 +22,10 @@ from .workarea import WorkArea
 # touching pieces (``clusters.py``) a hand: fewer are the gaps between them (a 3 x 3
 # block of 25 mm pieces leaves about a twentieth of a base).
 GAPS = 0.2
+# ... and that make any other blob a hand: a few pixels are a disc's ragged edge (one
+# pixel past a base's width made a 2 x 2 block of pieces a hand); a hand's palm on the
+# map shows 40 and more.
+SPECKS = 0.05
 
 
 class OcclusionFinder:
@@ -82,9 +86,8 @@ class OcclusionFinder:
             # A block of touching pieces taken apart into its discs leaves the gaps
             # between them unexplained, deep inside a blob wider than any base: there a
             # few such pixels do not count.
-            wide_px = dt[box][outside] > wide
-            wide_unexplained = bool(wide_px.any()) and (
-                i not in grouped or int(np.count_nonzero(wide_px)) > GAPS * quarter)
+            wide_px = int(np.count_nonzero(dt[box][outside] > wide))
+            wide_unexplained = wide_px > (GAPS if i in grouped else SPECKS) * quarter
             # Wide but almost all base: a base with a halo of shadow, not a hand (a hand
             # is wide *and* mostly outside the bases).
             if wide_unexplained or (too_wide and unexplained > 1.5 * quarter) or (

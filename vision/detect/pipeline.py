@@ -12,6 +12,7 @@ frames in a row, redo everything.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,6 +23,7 @@ from ..config import VisionConfig
 from ..layout import Layout, LayoutError, Region
 from ..shrink import shrink
 from .bases import BaseCandidate, BaseFinder, crowded, disc_radius, figure_parts
+from .board_light import learned_from
 from .clusters import take_apart
 from .diagnose import empty_board_problems, lines_off, map_not_found, relearn_advice
 from .foreground import Foreground, ForegroundModel
@@ -166,19 +168,31 @@ class Detector:
             except ValueError as e:
                 raise LayoutError(f"{layout.board.picture}: {e}") from None
 
-    def learn_board(self, empty: np.ndarray) -> np.ndarray:
-        """Learn the board's own look from a frame of it empty: any art,
-        wood, lines, colours, instead of the map the layout would print. Every later
-        frame is compared with it. Returns the learned picture (the work area from
-        above, BGR; ``use_board`` takes it again, e.g. from a file)."""
-        if empty is None or empty.ndim != 3 or empty.size == 0:
-            raise ValueError("not a colour image")
-        fix = MapLocator(self.layout, self.cfg).locate(cv2.cvtColor(empty,
-                                                                    cv2.COLOR_BGR2GRAY))
-        if not fix.found or fix.homography is None:
-            raise ValueError(map_not_found(fix, self.layout, self.cfg,
-                                           (empty.shape[1], empty.shape[0])))
-        board = self.foreground.warp(empty, fix.homography)
+    def learn_board(self, empty: np.ndarray | Sequence[np.ndarray]) -> np.ndarray:
+        """Learn the board's own look from a frame of it empty, or from several: any
+        art, wood, lines, colours, instead of the map the layout would print. Every
+        later frame is compared with it. Returns the learned picture (the work area
+        from above, BGR; ``use_board`` takes it again, e.g. from a file).
+
+        From several frames (``board_light.learned_from``), what shows in fewer than
+        half of them is left out: a sun patch that moved on, a hand passing, a lamp's
+        glare where another photo was taken with the lamp off. A ValueError names the
+        frame (its position, from 1) that cannot be used."""
+        frames = [empty] if isinstance(empty, np.ndarray) else list(empty)
+        if not frames:
+            raise ValueError("no picture of the empty board")
+        boards = []
+        for k, frame in enumerate(frames, 1):
+            which = f"picture {k}: " if len(frames) > 1 else ""
+            if frame is None or frame.ndim != 3 or frame.size == 0:
+                raise ValueError(f"{which}not a colour image")
+            fix = MapLocator(self.layout, self.cfg).locate(cv2.cvtColor(frame,
+                                                                        cv2.COLOR_BGR2GRAY))
+            if not fix.found or fix.homography is None:
+                raise ValueError(which + map_not_found(fix, self.layout, self.cfg,
+                                                       (frame.shape[1], frame.shape[0])))
+            boards.append(self.foreground.warp(frame, fix.homography))
+        board = learned_from(boards)
         refused, self.board_warnings = empty_board_problems(board,
                                                             self.foreground.region_mask)
         if refused:

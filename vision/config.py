@@ -42,7 +42,7 @@ class VisionConfig:
     glare_dark_diff: float = 0.12  # the darkening asked where the paper is clipped by glare
     board_light_diff: float = 0.25  # against a learned board: lighter by this share is a piece
     board_colour_diff: float = 14.0  # ... and so is a colour this far (Lab a, b) from the board's,
-    # the frame's colour balanced to the board's light first (``foreground.light_gain``)
+    # the frame's colour balanced to the board's light first (``board_light.light_gain``)
     board_hand_colour_diff: float = 12.0  # ... this far, for the hands' looser mask
     glare_sat_diff: float = 0.15  # the added saturation asked under glare
     ring_bridge_mm: float = 10.0  # arcs of a pale sticker's ring this close join into one base

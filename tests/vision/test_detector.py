@@ -465,7 +465,7 @@ def test_a_hand_over_a_learned_board_is_a_hand(layout, renderer):
         det.learn_board(empty)
         seen = det.detect(renderer.render(scene, Conditions(), (1280, 720), seed=3)).occluded
         truth = scene.occluded_regions()
-        # measured: 7 of 7, 7 of 9 and 4 of 4 of the regions the hand covers
+        # measured: 7 of 7, 8 of 9 and 4 of 4 of the regions the hand covers
         assert len(seen & truth) >= 0.75 * len(truth), (x, y, sorted(seen), sorted(truth))
 
 

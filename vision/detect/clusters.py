@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from .bases import BaseCandidate
-from .piles import circles_on
+from .piles import circles_on, coverage
 
 GROUP_MOST = 16  # discs in one blob: a 4 x 4 block of pieces
 BORDER_ON = 0.7  # share of the blob's border within BORDER_TOL px of a disc's outline
@@ -64,12 +64,12 @@ def take_apart(mask: np.ndarray, cands: list[BaseCandidate], r_min: float,
         at = (x - 1, y - 1)
         members = [c for c in out if _inside(blob, at, c)]
         filled = [c for c in members if c.peak >= disc_fill * c.radius]
-        if _cover(blob, at, filled)[0] >= EXPLAINED:
+        if coverage(blob, at, [(c.x, c.y, c.radius) for c in filled])[0] >= EXPLAINED:
             continue
         discs = _discs(blob, cnt.reshape(-1, 2) - np.array(at), r_min, r_max, rng)
         if not discs:
             continue
-        covered, outside = _cover(blob, (0, 0), discs)
+        covered, outside = coverage(blob, (0, 0), discs)
         if covered < COVERED or outside > OUTSIDE or \
                 _on_border(cnt.reshape(-1, 2) - np.array(at), discs) < BORDER_ON:
             continue
@@ -116,20 +116,6 @@ def _discs(blob: np.ndarray, border: np.ndarray, r_min: float, r_max: float,
 def _inside(blob: np.ndarray, at: tuple[int, int], c: BaseCandidate) -> bool:
     ix, iy = int(round(c.x)) - at[0], int(round(c.y)) - at[1]
     return 0 <= iy < blob.shape[0] and 0 <= ix < blob.shape[1] and bool(blob[iy, ix])
-
-
-def _cover(blob: np.ndarray, at: tuple[int, int],
-           discs: list[BaseCandidate] | list[tuple[float, float, float]]
-           ) -> tuple[float, float]:
-    """The share of ``blob`` inside the discs, and the share of the discs outside it."""
-    drawn = np.zeros_like(blob)
-    for d in discs:
-        cx, cy, r = (d.x, d.y, d.radius) if isinstance(d, BaseCandidate) else d
-        cv2.circle(drawn, (int(round(cx - at[0])), int(round(cy - at[1]))),
-                   int(round(r)), 1, -1)
-    inside = int((drawn & blob).sum())
-    total = int(drawn.sum())
-    return inside / max(1, int(blob.sum())), (total - inside) / max(1, total)
 
 
 def _on_border(border: np.ndarray, discs: list[tuple[float, float, float]]) -> float:

@@ -217,13 +217,20 @@ def _own_part(disks: list[BaseCandidate], blob: np.ndarray,
 def _explains(blob: np.ndarray, at: tuple[int, int], disks: Sequence[BaseCandidate]) -> bool:
     """The disks cover the blob (88 % of it: contact shadows widen a blob, more under a
     tilted camera) and little beyond it."""
+    inside, outside = coverage(blob, at, [(d.x, d.y, d.radius) for d in disks])
+    return inside >= 0.88 and outside <= 0.12
+
+
+def coverage(blob: np.ndarray, at: tuple[int, int],
+             discs: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
+    """The share of ``blob`` (0/1, its corner at ``at``) inside the discs (x, y, radius),
+    and the share of the discs outside it."""
     drawn = np.zeros_like(blob)
-    for d in disks:
-        cv2.circle(drawn, (int(round(d.x - at[0])), int(round(d.y - at[1]))),
-                   int(round(d.radius)), 1, -1)
+    for x, y, r in discs:
+        cv2.circle(drawn, (int(round(x - at[0])), int(round(y - at[1]))), int(round(r)), 1, -1)
     inside = int((drawn & blob).sum())
-    return inside >= 0.88 * int(blob.sum()) and int(drawn.sum()) - inside \
-        <= 0.12 * int(drawn.sum())
+    total = int(drawn.sum())
+    return inside / max(1, int(blob.sum())), (total - inside) / max(1, total)
 
 
 def _score(gx: np.ndarray, gy: np.ndarray, a: BaseCandidate, b: BaseCandidate,

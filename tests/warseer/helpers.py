@@ -26,8 +26,7 @@ def position(g: Game, where: Mapping[str, str], active: str = "p1") -> State:
     s = engine.new_state(g, opening=False)
     s.phase, s.turn, s.active = MAIN, 1, active
     for ref, h in where.items():
-        u = s.units[ref]
-        u.place, u.hex = FIELD, parse_hex(h)
+        s.put(ref, FIELD, parse_hex(h))
     return s
 
 

@@ -384,6 +384,6 @@ def test_kept_moves_are_the_plain_walks_answer(spots, wisps):
         s.units["p1#1"].enchantments = ["swift-winds"] * wisps  # more movement
     for u in s.on_field():
         assert dict(engine.reachable(g, s, u)) == _walked(g, s, u)
-        assert [str(a) for a in engine.moves(g, s, u, s.occupied())] == \
+        assert [str(a) for a in engine.moves(g, s, u)] == \
             [f"{u.player} move {u.ref} {h}" for h in sorted(
                 _walked(g, s, u), key=lambda h: (h.col, h.row))]

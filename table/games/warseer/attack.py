@@ -62,14 +62,15 @@ def blockers(game: Game, s: State, *free: Hex | None,
     return out.difference(free) if free else out
 
 
-def targets(game: Game, attacker: Unit, enemies: Iterable[Unit],
-            blocking: frozenset[Hex]) -> list[Unit]:
-    """The ``enemies`` ``attacker`` may attack now (``can_target`` says why not, for one;
-    this is the same test without the words, for listing legal actions)."""
+def targets(game: Game, attacker: Unit, enemies: Iterable[Unit], blocked: int) -> list[Unit]:
+    """The ``enemies`` ``attacker`` may attack now, ``blocked``: the hexes blocking
+    sight as the battlefield's bits (``can_target`` says why not, for one; this is the
+    same test without the words, for listing legal actions)."""
     a = attacker.hex
     if a is None:
         return []
     reach = game.catalog.creature(attacker.name).range
+    sees = game.battlefield.bits.sees
     aq, ar = a
     out = []
     for e in enemies:
@@ -78,7 +79,7 @@ def targets(game: Game, attacker: Unit, enemies: Iterable[Unit],
             continue
         dq, dr = h[0] - aq, h[1] - ar
         far = max(abs(dq), abs(dr), abs(dq + dr))  # ``distance``, inline: asked often
-        if far <= reach and (far <= 1 or line_of_sight(a, h, blocking)):
+        if far <= reach and (far <= 1 or sees(a, h, blocked)):
             out.append(e)
     return out
 
@@ -379,7 +380,7 @@ def push(game: Game, s: State, a: Push, events: list[Event]) -> None:
     if a.hex not in push_options(game, s):
         raise RulesError("push_hex", f"{a}: {a.hex} is not a free hex beside {a.unit} ("
                          + ", ".join(map(str, push_options(game, s))) + ")")
-    s.edit(a.unit).hex = a.hex
+    s.put(a.unit, FIELD, a.hex)
     events.append(Event("pushed", {"unit": a.unit, "to": str(a.hex)}))
     if game.battlefield.difficult(a.hex):
         at.damage += 1
@@ -431,7 +432,7 @@ def _counter_or_end(game: Game, s: State) -> None:
 def advance(game: Game, s: State, a: Advance, events: list[Event]) -> None:
     at = _awaiting(s, a, (ADVANCE,), "no advance is offered")
     if a.take:
-        s.edit(at.attacker).hex = at.origin
+        s.put(at.attacker, FIELD, at.origin)
         events.append(Event("advanced", {"unit": at.attacker, "to": str(at.origin)}))
     else:
         events.append(Event("stayed", {"unit": at.attacker,

@@ -17,6 +17,7 @@ from typing import Any
 from table.maps import hex_grid
 from table.quoting import quote
 
+from .bitboard import Bitboard
 from .hexes import Hex, distance, neighbours, offset, parse_hex
 
 PLAYERS = ("p1", "p2")
@@ -108,6 +109,12 @@ class Battlefield:
     def cover(self, h: Hex) -> bool:
         t = self.terrain.get(h)
         return bool(t and t.cover)
+
+    @cached_property
+    def bits(self) -> Bitboard:
+        """Its hexes as bits, for the searches made after every action."""
+        return Bitboard(self.columns, self.rows, self.standable_hexes,
+                        self.difficult_hexes, self._sight_blockers)
 
     def sight_blockers(self) -> frozenset[Hex]:
         return self._sight_blockers

@@ -188,25 +188,28 @@ def discard(game: Game, s: State, a: Discard, events: list[Event]) -> None:
 # -- feats ----------------------------------------------------------------------------------
 def feat_met(game: Game, s: State, player: str, code: str) -> bool:
     what, n = game.catalog.feat(code).condition
+    return _feat_count(game, s, player, what) >= n
+
+
+def _feat_count(game: Game, s: State, player: str, what: str) -> int:
+    """What a feat's condition counts (``Feat.condition``), for ``player`` now."""
     side = s.sides[player]
     if what == "destroyed":
-        count = side.destroyed
-    elif what == "relics":
-        count = len(side.relics)
-    elif what == "buildings":
-        count = len(side.buildings)
-    elif what == "hall":
-        count = side.hall
-    elif what == "zone":
+        return side.destroyed
+    if what == "relics":
+        return len(side.relics)
+    if what == "buildings":
+        return len(side.buildings)
+    if what == "hall":
+        return side.hall
+    if what == "zone":
         enemy_zone = game.battlefield.deployment[other(player)]
-        count = sum(1 for u in s.on_field(player) if u.hex in enemy_zone)
-    elif what == "minions":
-        count = sum(1 for u in s.on_field(player)
-                    if game.catalog.creature(u.name).kind == "minion")
-    else:  # unhurt
-        hero = s.hero(player)
-        count = int(hero.place == FIELD and hero.wounds == 0)
-    return count >= n
+        return sum(1 for u in s.on_field(player) if u.hex in enemy_zone)
+    if what == "minions":
+        return sum(1 for u in s.on_field(player)
+                   if game.catalog.creature(u.name).kind == "minion")
+    hero = s.hero(player)  # unhurt
+    return int(hero.place == FIELD and hero.wounds == 0)
 
 
 def _feat_card(game: Game, s: State, player: str, code: str, a: Action) -> None:
@@ -273,15 +276,26 @@ def card_actions(game: Game, s: State, p: str, mine: Sequence[Unit],
         if not side.discarded:
             out += made_once(kept, Discard, (p,), tuple(holdable))
     if side.buildings:
-        for b in sorted(set(side.buildings) - set(side.buildings_used)):
-            out += [Use(p, b, u.ref) for u in mine if u.building is None]
+        unused = set(side.buildings).difference(side.buildings_used)
+        if unused:
+            free = tuple(u.ref for u in mine if u.building is None)
+            for b in sorted(unused):
+                out += made_once(kept, Use, (p, b), free)
     if side.feat_hand > 0:
-        for code in game.catalog.feats_in_order:
-            if s.feats_revealed.count(code) >= game.catalog.feat_copies[code]:
+        catalog = game.catalog
+        revealed = s.feats_revealed
+        counts: dict[str, int] = {}  # what each kind of condition counts, once a listing
+        for code in catalog.feats_in_order:
+            if revealed and revealed.count(code) >= catalog.feat_copies[code]:
                 continue
-            if feat_met(game, s, p, code):
+            feat = catalog.feats[code]
+            what, n = feat.condition
+            count = counts.get(what)
+            if count is None:
+                count = counts[what] = _feat_count(game, s, p, what)
+            if count >= n:
                 out.append(PlayFeat(p, code))
-            eff = game.catalog.feats[code].discard
+            eff = feat.discard
             if not side.feat_spent and eff is not None:
                 out += made_once(kept, SpendFeat, (p, code),
                                  _aimed(aims, game, s, p, eff, None, mine, enemies, hero))

@@ -54,11 +54,9 @@ def deal(game: Game, s: State, ref: str, amount: int, magic: bool,
 
 
 def eliminate(game: Game, s: State, ref: str, events: list[Event]) -> None:
-    u = s.edit(ref)
-    kind = game.catalog.creature(u.name).kind
+    kind = game.catalog.creature(s.units[ref].name).kind
+    u = s.put(ref, GONE if kind == "minion" else HISTORY, None)
     side = s.sides[u.player]
-    u.place = GONE if kind == "minion" else HISTORY
-    u.hex = None
     side.history.extend(u.enchantments)
     u.enchantments = ()
     if kind == "hero":

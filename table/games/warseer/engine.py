@@ -47,12 +47,12 @@ from .actions import (
     SpendFeat,
     Summon,
     Use,
-    made_once,
 )
 from .damage import Event, victory_points
 from .errors import RulesError
 from .game import START_DRAW, START_RETURN, Game
 from .hexes import Hex
+from .listing import main_actions
 
 # movement, reachable and moves: asked of the engine by screens and tests too
 from .movement import move, movement, moves, reachable  # noqa: F401
@@ -212,8 +212,7 @@ def _deploy(game: Game, s: State, a: Deploy, events: list[Event]) -> None:
     if a.unit != f"{a.player}#0":
         raise RulesError("not_hero", f"{a}: {a.player} deploys their hero, {a.player}#0")
     _check_place(game, s, a.player, a.hex, a)
-    u = s.edit(a.unit)
-    u.place, u.hex = FIELD, a.hex
+    s.put(a.unit, FIELD, a.hex)
     events.append(Event("deployed", {"unit": a.unit, "hex": str(a.hex)}))
     if a.player == "p1":
         s.active = "p2"
@@ -239,8 +238,7 @@ def _summon(game: Game, s: State, a: Summon, events: list[Event]) -> None:
     if s.sides[a.player].summoned:
         raise RulesError("summoned", f"{a}: one character a turn comes from the War Camp")
     _check_place(game, s, a.player, a.hex, a)
-    u = s.edit(a.unit)
-    u.place, u.hex = FIELD, a.hex
+    s.put(a.unit, FIELD, a.hex)
     s.sides[a.player].summoned = True
     events.append(Event("summoned", {"unit": a.unit, "hex": str(a.hex)}))
 
@@ -273,26 +271,20 @@ def chance(s: State, rng: random.Random) -> Roll | None:
     return atk.chance(s.game, s, rng)
 
 
-def _by_ref(u: Unit) -> str:
-    return u.ref
-
-
 def legal_actions(s: State) -> list[Action]:
     """Every action a player may take now, in a stable order; empty while dice are
     awaited (see ``chance``) and once the game is over."""
     game = s.game
     if s.phase == OVER:
         return []
-    bf = game.battlefield
-    taken = s.occupied()
-    standable = bf.standable_hexes
     step = opening_step(s)
     if step is not None:  # the cards stay secret: the unnamed form is the table's
         return [step(s.active)]
     if s.phase == DEPLOY:
         p = s.active
+        bf, taken = game.battlefield, s.occupied()
         return [Deploy(p, f"{p}#0", h) for h in bf.zones_in_order[p]
-                if h in standable and h not in taken]
+                if bf.standable(h) and h not in taken]
     at = s.attack
     if at is not None:
         if at.step == atk.MODIFY:
@@ -304,26 +296,4 @@ def legal_actions(s: State) -> list[Action]:
         if at.step == COUNTER:
             return [Counterblow(at.to_act), Pass(at.to_act)]
         return []  # dice
-    p = s.active
-    side = s.sides[p]
-    out: list[Action] = []
-    everyone = sorted(s.units.values(), key=_by_ref)
-    mine = [u for u in everyone if u.place == FIELD and u.player == p]
-    enemies = [u for u in everyone if u.place == FIELD and u.player != p]
-    kept = bf.answers
-    if not side.summoned:
-        zone = tuple(h for h in bf.zones_in_order[p] if h in standable and h not in taken)
-        for u in everyone:
-            if u.player == p and u.place == CAMP and u.ref != f"{p}#0":
-                out += made_once(kept, Summon, (p, u.ref), zone)
-    for u in mine:
-        if not u.moved:
-            out += moves(game, s, u, taken)
-    blocking = atk.blockers(game, s, taken=taken)
-    for u in mine:
-        if not u.attacked:
-            out += made_once(kept, Declare, (p, u.ref),
-                             tuple(e.ref for e in atk.targets(game, u, enemies, blocking)))
-    out += cards.card_actions(game, s, p, mine, enemies)
-    out.append(EndTurn(p))
-    return out
+    return main_actions(game, s)

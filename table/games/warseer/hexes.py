@@ -54,7 +54,13 @@ class Hex(NamedTuple):
         return self.r + self.q // 2
 
     def __str__(self) -> str:
-        return f"{column_name(self.q)}{self.row + 1}"
+        return _name(self.q, self.r + self.q // 2)
+
+
+@lru_cache(maxsize=1024)
+def _name(col: int, row: int) -> str:
+    """A hex's name (``c4``): events name hexes at every step."""
+    return f"{column_name(col)}{row + 1}"
 
 
 def offset(col: int, row: int) -> Hex:
@@ -216,9 +222,10 @@ def line_of_sight(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
     # Sight does not change when everything moves by the same step: ask it with ``a`` at
     # the origin, so a shape of blockers met anywhere on the battlefield is known.
     d = Hex(b.q - a.q, b.r - a.r)
-    around = _around(d)
+    may_block = around(d)
     aq, ar = a.q, a.r
-    near = tuple(sorted({x for h in blockers if (x := (h[0] - aq, h[1] - ar)) in around}))
+    near = tuple(sorted({x for h in blockers
+                         if (x := (h[0] - aq, h[1] - ar)) in may_block}))
     key = (d, near)
     known = _KNOWN.get(key)
     if known is None:
@@ -238,7 +245,7 @@ _ORIGIN = Hex(0, 0)
 
 
 @lru_cache(maxsize=4096)
-def _around(d: Hex) -> frozenset[tuple[int, int]]:
+def around(d: Hex) -> frozenset[tuple[int, int]]:
     """The hexes (from the origin) that may stand in the way between the origin and
     ``d``: those ``_near`` the segment between their centres, ends left out."""
     ca, cb = centre(_ORIGIN), centre(d)
@@ -258,7 +265,7 @@ def _around(d: Hex) -> frozenset[tuple[int, int]]:
 #   between the same two hexes again and again. Kept as the single hexes that shut it
 #   alone and the larger smallest parts (no part kept holds another).
 # * a clear line found once stays clear while no blocker stands on it: with it, the
-#   set of hexes it passes into (of all those ``_around`` the step) is kept, and a later
+#   set of hexes it passes into (of all those ``around`` the step) is kept, and a later
 #   set of blockers missing all of them is open, with no geometry.
 _Shut = tuple[set[tuple[int, int]], list[frozenset[tuple[int, int]]]]
 _SHUT: dict[Hex, _Shut] = {}
@@ -329,7 +336,7 @@ def _remember_open(d: Hex, line: tuple[Point, Point]) -> None:
     span = dx * dx + dy * dy
     reach = SIZE + 2 * GROW  # a hexagon lies within its circumradius of its centre
     hit = []
-    for h in _around(d):
+    for h in around(d):
         c = centre(Hex(*h))
         t = 0.0 if span == 0 else max(0.0, min(1.0, ((c[0] - p[0]) * dx
                                                      + (c[1] - p[1]) * dy) / span))

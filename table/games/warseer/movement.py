@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .actions import Move, made_once
+from .bitboard import Reach
 from .damage import Event
 from .errors import RulesError
 from .game import Game
@@ -29,27 +30,36 @@ def movement(game: Game, s: State, u: Unit) -> int:
                       and e.verb == "movement")
 
 
-def reachable(game: Game, s: State, u: Unit,
-              taken: Mapping[Hex, str] | None = None) -> Mapping[Hex, int]:
+def reachable(game: Game, s: State, u: Unit) -> Mapping[Hex, int]:
     """Each free hex ``u`` can move to now, with its cost: one per hex, two to enter
     difficult terrain; others' hexes are passed only by flyers, which pay one a hex.
-    ``taken``: ``s.occupied()``, when the caller has it already. Not to be changed."""
-    return _reach(game, s, u, taken)[1]
+    Kept: not to be changed."""
+    return _reach(game, s, u).costs(game.battlefield.bits.bit)
 
 
-def moves(game: Game, s: State, u: Unit, taken: Mapping[Hex, str]) -> tuple[Move, ...]:
-    """``u``'s moves, in reading order of their hexes. Actions are values, so the same
-    moves from the same place among the same creatures are made once and kept."""
-    return made_once(game.battlefield.answers, Move, (u.player, u.ref),
-                     _reach(game, s, u, taken)[0])
+def moves(game: Game, s: State, u: Unit) -> tuple[Move, ...]:
+    """``u``'s moves, in reading order of their hexes."""
+    return moves_and_region(game, s, u)[0]
+
+
+def moves_and_region(game: Game, s: State, u: Unit) -> tuple[tuple[Move, ...], int]:
+    """``u``'s moves and the hexes (the battlefield's bits) whose being taken or free
+    could change them. Actions are values, so the same moves from the same place among
+    the same creatures are made once and kept with the answer they come from."""
+    answer = _reach(game, s, u)
+    key = (u.player, u.ref)
+    found = answer.moves.get(key)
+    if found is None:
+        found = answer.moves[key] = made_once(game.battlefield.answers, Move, key,
+                                              answer.hexes)
+    return found, answer.region
 
 
 _REACH_KEPT = 50_000  # answers kept per battlefield (a game asks a few thousand)
 
 
-def _reach(game: Game, s: State, u: Unit, taken: Mapping[Hex, str] | None
-           ) -> tuple[tuple[Hex, ...], dict[Hex, int]]:
-    """(the hexes in reading order, their costs)."""
+def _reach(game: Game, s: State, u: Unit) -> Reach:
+    """Where ``u`` can go (see ``Bitboard.reach``), kept."""
     # Where a creature can go depends only on its hex, its movement, whether it flies and
     # the creatures within its movement (one further away can be neither passed nor
     # stood on): a game asks the same again and again, so answers are kept with the
@@ -57,49 +67,15 @@ def _reach(game: Game, s: State, u: Unit, taken: Mapping[Hex, str] | None
     assert u.hex is not None
     budget = movement(game, s, u)
     flying = game.catalog.creature(u.name).has("flying")
-    taken = s.occupied() if taken is None else taken
-    start = u.hex
     bf = game.battlefield
-    near = bf.disk(start, budget).intersection(taken)
-    key = (start, budget, flying, near)
+    bits = bf.bits
+    taken = s.occupied_bits()
+    key = ("reach", u.hex, budget, flying, taken & bits.disk(u.hex, budget))
     kept = bf.answers
     hit = kept.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
-    places, num = bf.places, bf.by_place
-    blocked = {num[h] for h in near}
-    first = num[start]
-    over = budget + 1
-    best = [over] * len(places)
-    best[first] = 0
-    # Steps cost one or two: hexes are taken cheapest first from one list per cost; a
-    # hex reached with the whole budget spent leads nowhere, so lists stop short of it.
-    by_cost: list[list[int]] = [[first]] + [[] for _ in range(budget)]
-    if flying:  # over anything, one a hex
-        steps = bf.fly_steps
-        for cost in range(budget):
-            c = cost + 1
-            for i in by_cost[cost]:
-                for j in steps[i]:
-                    if c < best[j]:
-                        best[j] = c
-                        by_cost[c].append(j)
-        blocked |= {i for i, h in enumerate(places) if h not in bf.standable_hexes}
-    else:
-        walk = bf.walk_steps
-        for cost in range(budget):
-            for i in by_cost[cost]:
-                if best[i] != cost:
-                    continue  # reached more cheaply since it was listed here
-                for j, k in walk[i]:
-                    c = cost + k
-                    if c < best[j] and c <= budget and j not in blocked:
-                        best[j] = c
-                        by_cost[c].append(j)
-    blocked.add(first)
-    order = [i for i, c in enumerate(best) if c < over and i not in blocked]
-    hexes = tuple(places[i] for i in order)
-    answer = (hexes, {places[i]: best[i] for i in order})
+    answer = bits.reach(u.hex, budget, flying, taken)
     if len(kept) >= _REACH_KEPT:
         kept.clear()
     kept[key] = answer
@@ -117,11 +93,10 @@ def move(game: Game, s: State, a: Move, events: list[Event]) -> None:
         ground = game.battlefield.terrain.get(a.hex)
         raise RulesError("reach", f"{a}: no creature can stand in {a.hex} ("
                          + (ground.label if ground else "off the battlefield") + ")")
-    if a.hex not in reachable(game, s, u):
+    if not _reach(game, s, u).ends & game.battlefield.bits.bit.get(a.hex, 0):
         raise RulesError("reach", f"{a}: {a.unit} cannot reach {a.hex} (movement "
                          f"{movement(game, s, u)}; difficult terrain costs 2, creatures bar "
                          "the way)")
     frm = u.hex
-    u = s.edit(a.unit)
-    u.hex, u.moved = a.hex, True
+    s.put(a.unit, FIELD, a.hex).moved = True
     events.append(Event("moved", {"unit": a.unit, "from": str(frm), "to": str(a.hex)}))

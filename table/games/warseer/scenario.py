@@ -168,8 +168,7 @@ def _position(game: Game, setup: dict[str, Any]) -> State:
             raise ScenarioError(f"setup.placement.{ref}: {e}") from None
         if hx in s.occupied() or not game.battlefield.standable(hx):
             raise ScenarioError(f"setup.placement.{ref}: {hx} is taken or impassable")
-        u = s.edit(ref)
-        u.place, u.hex = FIELD, hx
+        s.put(ref, FIELD, hx)
     for key in ("wounds", "armour"):
         vals = setup.get(key, {})
         if not isinstance(vals, dict):

@@ -37,7 +37,7 @@ class Unit:
     ref: str
     player: str
     name: str
-    place: str = CAMP
+    place: str = CAMP  # these two change only through ``State.put``
     hex: Hex | None = None
     wounds: int = 0
     armour: int = 0  # armour tokens on the creature itself
@@ -65,6 +65,11 @@ class Relic:
     code: str
     armour: int = 0
     uses: int = 0
+
+    def clone(self) -> Relic:
+        new = _bare(Relic)
+        new.__dict__.update(self.__dict__)
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         return {"card": self.code, "armour": self.armour, "uses": self.uses}
@@ -117,7 +122,7 @@ class Side:
         new.__dict__.update(self.__dict__)
         new.unseen, new.history = list(self.unseen), list(self.history)
         new.known = list(self.known)
-        new.relics = [Relic(r.code, r.armour, r.uses) for r in self.relics]
+        new.relics = [r.clone() for r in self.relics] if self.relics else []
         new.buildings, new.feats_up = list(self.buildings), list(self.feats_up)
         new.buildings_used = list(self.buildings_used)
         return new
@@ -198,6 +203,20 @@ class State:
     # dozen creatures, and the engine clones at every action.
     _own: set[str] | None = field(default=None, init=False, repr=False, compare=False)
     """The creatures only this state holds (None: all of them)."""
+    # Where the creatures stand (``occupied``), kept once worked out and shared by
+    # clones: it changes only through ``put``, which makes a new one. So two states whose
+    # maps are the same object have every creature where it was (``legal_actions`` uses
+    # that to keep the parts of a listing that depend only on where creatures stand).
+    _taken: dict[Hex, str] | None = field(default=None, init=False, repr=False,
+                                          compare=False)
+    _taken_bits: int | None = field(default=None, init=False, repr=False, compare=False)
+    _order: tuple[str, ...] | None = field(default=None, init=False, repr=False,
+                                           compare=False)  # the creatures' refs, sorted
+    # What the last listing of legal actions found, for a later state's listing to keep
+    # what did not change (see ``listing.py``): this state's own (``_listed``, once
+    # listed) and the nearest listed ancestor's, handed down by ``clone``.
+    _listed: Any = field(default=None, init=False, repr=False, compare=False)
+    _base: Any = field(default=None, init=False, repr=False, compare=False)
 
     def clone(self) -> State:
         """A copy the engine may change: every mutable part copied or, for creatures,
@@ -211,16 +230,29 @@ class State:
         new.feats_revealed = list(self.feats_revealed)
         new.minions = dict(self.minions)
         new.attack = self.attack.clone() if self.attack else None
+        new._listed = None
+        if self._listed is not None:
+            new._base = self._listed
         return new
 
     def edit(self, ref: str) -> Unit:
         """Creature ``ref``, to be changed: every change to a creature goes through
-        here, so that a state handed out is never changed by its clones."""
+        here, so that a state handed out is never changed by its clones. Where it
+        stands changes through ``put``."""
         u = self.units[ref]
         own = self._own
         if own is not None and ref not in own:
             u = self.units[ref] = u.clone()
             own.add(ref)
+        self._listed = None
+        return u
+
+    def put(self, ref: str, place: str, hx: Hex | None) -> Unit:
+        """Creature ``ref`` moved to ``place`` (and ``hx`` on the battlefield): the
+        only way a creature's place or hex changes."""
+        u = self.edit(ref)
+        u.place, u.hex = place, hx
+        self._taken = self._taken_bits = None
         return u
 
     def add_unit(self, u: Unit) -> None:
@@ -228,9 +260,31 @@ class State:
         self.units[u.ref] = u
         if self._own is not None:
             self._own.add(u.ref)
+        self._taken = self._taken_bits = self._order = self._listed = None
 
     def occupied(self) -> dict[Hex, str]:
-        return {u.hex: r for r, u in self.units.items() if u.place == FIELD and u.hex}
+        """Each hex a creature stands on, with its ref. Kept and shared with clones:
+        not to be changed."""
+        taken = self._taken
+        if taken is None:
+            taken = self._taken = {u.hex: r for r, u in self.units.items()
+                                   if u.place == FIELD and u.hex}
+        return taken
+
+    def occupied_bits(self) -> int:
+        """``occupied`` as the battlefield's bits (``bitboard.py``)."""
+        m = self._taken_bits
+        if m is None:
+            m = self._taken_bits = self.game.battlefield.bits.mask(self.occupied())
+        return m
+
+    def in_order(self) -> list[Unit]:
+        """Every creature, by ref: the rules' stable order."""
+        order = self._order
+        if order is None:
+            order = self._order = tuple(sorted(self.units))
+        units = self.units
+        return [units[r] for r in order]
 
     def on_field(self, player: str | None = None) -> list[Unit]:
         return [u for u in self.units.values()

@@ -226,10 +226,9 @@ class WarseerReferee(Referee):
         if not isinstance(ref, str) or ref not in state.units:
             raise CommandRefused(f"unit: one of the game's creatures, not {quote(ref)}")
         new = state.clone()
-        u = new.edit(ref)
         if to == "off":
-            if u.place == FIELD:
-                u.place, u.hex = CAMP, None
+            if new.units[ref].place == FIELD:
+                new.put(ref, CAMP, None)
             return new
         try:
             h = self.game.battlefield.hex_named(to)
@@ -239,5 +238,5 @@ class WarseerReferee(Referee):
             raise CommandRefused(f"to: no creature can stand in {h}")
         if new.occupied().get(h, ref) != ref:
             raise CommandRefused(f"to: {h} is taken by {self.words.piece(new.occupied()[h])}")
-        u.place, u.hex = FIELD, h
+        new.put(ref, FIELD, h)
         return new

@@ -9,7 +9,10 @@ from difflib import get_close_matches
 def quote(value: object, limit: int = 40) -> str:
     """``repr`` of a value cut to ``limit`` characters: a refusal says what was wrong
     without echoing a large input back."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an integer too long for Python to print (over 4,300 digits)
+        text = "a number too long to print"
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 

@@ -236,9 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     game_help = f"an installed game (tablesight games); default {registry.default()}"
 
+    from .hub_cli import add_parsers as add_hub
     from .table_cli import add_parsers as add_table
 
     add_table(sub)
+    add_hub(sub)
 
     games = sub.add_parser("games", help="list the installed games")
     games.add_argument("--json", action="store_true", help="as JSON")

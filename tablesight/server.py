@@ -80,8 +80,9 @@ class _Handler(WSGIRequestHandler):
 
 class Server:
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 8765,
-                 admin_pin: str | None = None) -> None:
-        if not is_loopback(host) and not admin_pin:
+                 admin_pin: str | None = None, *, signs_in: bool = False) -> None:
+        # ``signs_in``: the app has accounts of its own (the store hub), no PIN needed.
+        if not is_loopback(host) and not admin_pin and not signs_in:
             raise ServeError(f"serving on {host} lets anyone on the network change the game: "
                              "give an admin PIN (--admin-pin) for setup and corrections")
         logging.getLogger("werkzeug").setLevel(logging.WARNING)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import signal
@@ -25,6 +26,8 @@ from table.system import Wording
 
 from .paths import data_home
 from .usage import UsageError, installed_game, read_json
+
+HUB_TOKEN_ENV = "TABLESIGHT_HUB_TOKEN"
 
 
 # -- the terminal voice ---------------------------------------------------------------
@@ -230,12 +233,15 @@ def cmd_run(args: argparse.Namespace) -> int:
                                  port, resume=services.session.box_resume()))
     services.camera_spec = args.camera or "none"
     services.use_port(box.url if box is not None else "none")
+    publisher = _publisher(args, log, lambda: services.session.snapshot())
     server = _serve(services, args)
     live.start()
     stop = threading.Event()
     _wait_forever(stop)
     server.stop()
     live.stop()
+    if publisher is not None:
+        publisher.stop()
     log.close()
     return 0
 
@@ -310,6 +316,8 @@ def _demo(args: argparse.Namespace, system: Any, setup: Setup, db: Path) -> int:
     print("tablesight demo: a synthetic camera watches two scripted players on the "
           "printed map;\nthe simulated table box rolls their dice"
           + (" (the real firmware in simavr)" if emulator else "") + f". Game log: {db}")
+    publisher = _publisher(args, log, lambda: (services.session if server is not None
+                                               else session).snapshot())
     if not args.no_web:
         server = _serve(services, args)
     live.start()
@@ -339,6 +347,8 @@ def _demo(args: argparse.Namespace, system: Any, setup: Setup, db: Path) -> int:
     if server:
         server.stop()
     live.stop()
+    if publisher is not None:  # what the hub lacks goes now, if it answers
+        publisher.stop(drain_s=10.0)
     if sim:
         sim.stop()
     if emulator:
@@ -512,6 +522,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                                     "in its format")
     _keep_frames_arg(run)
     _serving_args(run)
+    _hub_args(run)
     run.set_defaults(func=cmd_run)
 
     demo = sub.add_parser("demo", help="the table with its embedded defaults (no hardware)",
@@ -533,6 +544,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     demo.add_argument("--db", help="game database (default: a new temporary file)")
     _keep_frames_arg(demo)
     _serving_args(demo)
+    _hub_args(demo)
     demo.set_defaults(func=cmd_demo)
 
     bak = sub.add_parser("backup", help="copy a game database safely, even while it is used")
@@ -572,6 +584,38 @@ def _keeper(args: argparse.Namespace) -> Any:
             flush=True))
     except OSError as e:
         raise UsageError(f"--keep-frames {args.keep_frames}: {e}") from None
+
+
+def _hub_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--hub", metavar="URL",
+                   help="publish the game log to the store's hub at URL (docs/hub.md)")
+    p.add_argument("--hub-token-file", metavar="FILE",
+                   help=f"the file holding this table's hub token (or {HUB_TOKEN_ENV})")
+
+
+def _publisher(args: argparse.Namespace, log: GameLog,
+               snapshot: Callable[[], dict[str, Any]]) -> Any:
+    """The table's publisher to the hub, started, when --hub was given (else None)."""
+    if not getattr(args, "hub", None):
+        return None
+    from .publish import Publisher, table_status
+
+    token = os.environ.get(HUB_TOKEN_ENV, "")
+    if args.hub_token_file:
+        try:
+            token = Path(args.hub_token_file).read_text(encoding="utf-8").strip()
+        except OSError as e:
+            raise UsageError(f"--hub-token-file: {e.strerror or e}") from None
+    if not token:
+        raise UsageError(f"--hub needs this table's token: --hub-token-file FILE or "
+                         f"{HUB_TOKEN_ENV} (the hub's 'tablesight hub table add' makes one)")
+    if not args.hub.startswith(("http://", "https://")):
+        raise UsageError(f"--hub: the hub's address, like http://hub.local:8780, "
+                         f"not {args.hub[:60]!r}")
+    publisher = Publisher(log.path, log.log_id(), args.hub, token,
+                          status=lambda: table_status(snapshot()))
+    print(f"publishing the game log to the hub at {args.hub}")
+    return publisher.start()
 
 
 def _serving_args(p: argparse.ArgumentParser) -> None:

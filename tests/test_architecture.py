@@ -1,7 +1,10 @@
 """The layout's rules, read from the source:
 
-* ``table`` is pure: it imports none of cv2, serial, flask, nor the packages that wrap
-  them (``vision``, ``firmware_bridge``, ``web``, ``tablesight``);
+* ``table`` is pure: it imports none of cv2, serial, flask, psycopg, nor the packages
+  that wrap them (``vision``, ``firmware_bridge``, ``web``, ``hub``, ``tablesight``);
+* the store hub (``hub``) is a server of its own: it may read the core's log format
+  (``table``) but not a table's camera, box or dashboard, and no table part imports it
+  but the composition root;
 * each game is a package of its own under ``table/games/``: nothing outside
   ``table/games/X/`` imports X, no game imports another, and no game does I/O (its data
   files are read through ``importlib.resources`` by its loaders alone);
@@ -18,9 +21,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TOPS = ("table", "vision", "firmware_bridge", "web", "tablesight")
-FORBIDDEN_IN_TABLE = {"cv2", "serial", "flask", "vision", "firmware_bridge", "web",
-                      "tablesight"}
+TOPS = ("table", "vision", "firmware_bridge", "web", "hub", "tablesight")
+FORBIDDEN_IN_TABLE = {"cv2", "serial", "flask", "psycopg", "vision", "firmware_bridge",
+                      "web", "hub", "tablesight"}
 GAMES = ROOT / "table" / "games"
 
 def _python_files(*tops: str) -> Iterator[Path]:
@@ -70,6 +73,16 @@ def test_table_is_pure():
     bad = {str(f.relative_to(ROOT)): sorted({m.split(".")[0] for m in _imports(f)}
                                             & FORBIDDEN_IN_TABLE) for f in files}
     assert {k: v for k, v in bad.items() if v} == {}
+
+
+def test_the_hub_stands_apart():
+    into_hub = {str(f.relative_to(ROOT)) for f in _python_files("vision", "firmware_bridge",
+                                                                 "web")
+                if any(m.split(".")[0] == "hub" for m in _imports(f))}
+    hub_reaches = {m.split(".")[0] for f in _python_files("hub") for m in _imports(f)}
+    assert into_hub == set()
+    assert hub_reaches & {"vision", "firmware_bridge", "web", "tablesight", "cv2",
+                          "serial"} == set()
 
 
 def test_every_game_lives_under_table_games():

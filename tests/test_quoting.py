@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from table.quoting import did_you_mean
+from table.quoting import did_you_mean, quote
 
 KNOWN = ["Spellbound Scissors", "Iron Thug", "Saint of Roses", "Diodor"]
 
@@ -29,3 +29,7 @@ def test_nothing_close_or_nothing_sent_suggests_nothing() -> None:
 def test_any_text_gives_a_short_suggestion_of_a_known_name_or_none(text: str) -> None:
     said = did_you_mean(text, KNOWN)
     assert said == "" or any(said == f" (did you mean {name!r}?)" for name in KNOWN)
+
+
+def test_a_number_too_long_for_python_to_print_is_quoted():
+    assert quote(10**5000) == "a number too long to print"

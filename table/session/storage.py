@@ -24,6 +24,7 @@ import json
 import sqlite3
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -262,6 +263,19 @@ class GameLog:
             return self.latest_playing()
         game = next((g for g in self.games() if str(g.id) == row[0]), None)
         return game if game is not None and game.status == "playing" else None
+
+    def log_id(self) -> str:
+        """This log file's own id (32 hex digits), made at first use and kept in it: how
+        a store's hub tells one table's log from another's, and from a new file."""
+        with self._use() as db:
+            row = db.execute("SELECT value FROM meta WHERE key='log_id'").fetchone()
+            if row is not None:
+                return str(row[0])
+            made = uuid.uuid4().hex
+            db.execute("INSERT INTO meta VALUES ('log_id', ?) ON CONFLICT(key) DO NOTHING",
+                       (made,))
+            self._checkpoint()
+            return str(db.execute("SELECT value FROM meta WHERE key='log_id'").fetchone()[0])
 
     def put_on_table(self, game_id: int) -> None:
         with self._use() as db:

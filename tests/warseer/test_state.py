@@ -11,7 +11,6 @@ from table.games.warseer.state import Attack, Relic
 
 from .helpers import game, play, position
 
-
 # The static game (one for every state of a match), and what a state keeps worked out
 # and hands to its clones: the occupied map, which ``put`` replaces rather than changes,
 # and the last listing of legal actions (``listing.py``). Shared by design.

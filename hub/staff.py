@@ -23,6 +23,7 @@ from flask import (
 )
 
 from .live import Notifications
+from .standings import DEFAULT_ORDER, TIE_BREAKERS, results_csv, standings
 from .store import HubStore, StoreError
 
 bp = Blueprint("staff", __name__)
@@ -127,9 +128,36 @@ def table(table_id: int) -> Any:
                            summary=_summary)
 
 
+@bp.get("/standings")
+def standings_page() -> Any:
+    try:
+        results = _store().results()
+    except StoreError:
+        return render_template("down.html"), 503
+    systems = sorted({r.system for r in results})
+    system = request.args.get("game", systems[0] if systems else "")[:40]
+    order = [k for k in request.args.get("by", ",".join(DEFAULT_ORDER)).split(",")[:5]
+             if k in TIE_BREAKERS] or list(DEFAULT_ORDER)
+    rows = standings(results, system, order) if system in systems else []
+    return render_template("standings.html", systems=systems, system=system, order=order,
+                           rows=rows, tie_breakers=TIE_BREAKERS,
+                           games=sum(1 for r in results if r.system == system))
+
+
+@bp.get("/results.csv")
+def results_export() -> Any:
+    try:
+        text = results_csv(_store().results())
+    except StoreError:
+        return render_template("down.html"), 503
+    return Response(text, mimetype="text/csv", headers={
+        "Content-Disposition": "attachment; filename=tablesight-results.csv"})
+
+
 @bp.get("/stream")
 def stream() -> Response:
-    """Server-sent events: "changed" whenever a table publishes."""
+    """Server-sent events: "changed" whenever a table publishes, with the table's id and
+    the newest entry's time (``tablesight bench hub`` measures the delay by it)."""
     live: Notifications = current_app.extensions["hub_live"]
     q = live.subscribe()
 
@@ -138,16 +166,27 @@ def stream() -> Response:
             yield "retry: 3000\n\n"
             while True:
                 try:
-                    table_id = q.get(timeout=KEEPALIVE_S)
+                    payload = q.get(timeout=KEEPALIVE_S)
                 except queue.Empty:
                     yield ": keepalive\n\n"
                     continue
-                yield f"event: changed\ndata: {json.dumps({'table': table_id})}\n\n"
+                yield f"event: changed\ndata: {json.dumps(_notified(payload))}\n\n"
         finally:
             live.unsubscribe(q)
 
     return Response(events(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _notified(payload: str) -> dict[str, Any]:
+    """What the store's NOTIFY said (``store.py``), checked: the table and the newest
+    entry's time."""
+    try:
+        said = json.loads(payload)
+        table, newest = int(said["table"]), said.get("newest")
+    except (ValueError, TypeError, KeyError):
+        return {}
+    return {"table": table, "newest": newest if isinstance(newest, int | float) else None}
 
 
 def _players(setup: Any) -> str:

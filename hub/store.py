@@ -32,6 +32,7 @@ from table.session import integrity
 
 from . import schema
 from .batch import Batch, GameIn
+from .standings import Result
 
 TOKEN_BYTES = 24
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # about 50 ms a password on a small machine
@@ -188,7 +189,9 @@ class HubStore:
                 have[g.game] = last
             conn.execute("UPDATE tables SET last_seen = now(), status = %s WHERE id = %s",
                          (Jsonb(batch.status), table.id))
-            conn.execute("SELECT pg_notify('hub', %s)", (str(table.id),))
+            newest = max((e.time for g in batch.games for e in g.entries), default=None)
+            conn.execute("SELECT pg_notify('hub', %s)",
+                         (json.dumps({"table": table.id, "newest": newest}),))
         return Stored(new, have)
 
     def _store_game(self, conn: psycopg.Connection, table: TableRow, log: str,
@@ -269,6 +272,29 @@ class HubStore:
         return [{"seq": r[0], "time": r[1], "kind": r[2], "source": r[3],
                  "body": _json(r[4])} for r in rows]
 
+    def results(self) -> list[Result]:
+        """Every finished game with its result (the last ``result`` entry of its log:
+        an undone ending is followed by the one that stands)."""
+        with self.connect() as conn:
+            rows = conn.execute(
+                "SELECT t.name, g.log_uid, g.game, g.system, g.setup, r.body, r.received "
+                "FROM games g JOIN tables t ON t.id = g.table_id "
+                "JOIN LATERAL (SELECT body, received FROM entries e WHERE e.log_uid = "
+                "g.log_uid AND e.game = g.game AND e.kind = 'result' ORDER BY e.seq DESC "
+                "LIMIT 1) r ON true WHERE g.status = 'over'").fetchall()
+        out = []
+        for table, log, game, system, setup, body, received in rows:
+            names = (_json(setup) or {}).get("names") or {}
+            said = _json(body) or {}
+            winner = said.get("winner")
+            points = said.get("points") if isinstance(said.get("points"), dict) else {}
+            out.append(Result(received, table, system, f"{log}/{game}",
+                              _name(names, "p1"), _name(names, "p2"),
+                              winner if winner in ("p1", "p2", "draw") else None,
+                              {p: n for p, n in points.items() if p in ("p1", "p2")
+                               and isinstance(n, int) and not isinstance(n, bool)}))
+        return out
+
     def count_entries(self) -> int:
         with self.connect() as conn:
             row = conn.execute("SELECT count(*) FROM entries").fetchone()
@@ -294,6 +320,11 @@ class HubStore:
             password_hash(password)  # the same time for a name that does not exist
             return False
         return password_ok(password, row[0])
+
+
+def _name(names: Any, p: str) -> str:
+    v = names.get(p) if isinstance(names, dict) else None
+    return v[:60] if isinstance(v, str) else ""
 
 
 def _json(text: str) -> Any:

@@ -249,7 +249,9 @@ class Referee(ABC):
         return None  # a hook: nothing to do unless a game needs it
 
     def announcements(self, events: Sequence[RulesEvent]) -> list[tuple[str, dict[str, Any]]]:
-        """Session events the rules' events make (``score``, ``game_over``)."""
+        """Session events the rules' events make (``score``, ``game_over``). A
+        ``game_over`` carries ``winner`` (p1, p2 or draw) and, where the game scores,
+        ``points`` (each player's): the session logs them as the game's ``result``."""
         return []
 
     # -- the camera -------------------------------------------------------------------

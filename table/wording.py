@@ -123,6 +123,14 @@ def entry_text(words: _Says, entry: dict[str, Any]) -> dict[str, Any]:
         text = f"{entry.get('question', '')}: the players said {entry.get('answer', '')}"
     elif kind == "resync":
         text = "the board matches the game again"
+    elif kind == "result":
+        winner = entry.get("winner")
+        points = entry.get("points") or {}
+        score = (f" ({points.get('p1')} to {points.get('p2')})"
+                 if {"p1", "p2"} <= set(points) else "")
+        text = words.humanize("the game is a draw" if winner == "draw" else
+                              f"{winner} wins the game" if winner else "the game is over") \
+            + score
     elif kind == "board_ok":
         # "cells": what logs written before the neutral key say
         text = "camera overruled in " + " ".join(map(str, entry.get("regions",

@@ -192,6 +192,16 @@ def cmd_bench_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_hub(args: argparse.Namespace) -> int:
+    from .bench_hub import bench_hub
+
+    if not 1 <= args.tables <= 200 or not 0.2 <= args.minutes <= 24 * 60:
+        raise UsageError("--tables: 1 to 200; --minutes: 0.2 to 1440")
+    json.dump(bench_hub(args.tables, args.minutes * 60, args.pace), sys.stdout, indent=1)
+    print()
+    return 0
+
+
 def cmd_bench_web(args: argparse.Namespace) -> int:
     from .bench_web import bench_web
 
@@ -329,6 +339,13 @@ def build_parser() -> argparse.ArgumentParser:
     bweb.add_argument("--rate", type=float, default=20.0, help="session events per second")
     bweb.add_argument("--seconds", type=float, default=5.0, help="API load duration")
     bweb.set_defaults(func=cmd_bench_web)
+    bhub = bench.add_parser("hub", help="the store hub: tables publishing at once, entries "
+                            "stored a second, delay to the staff view, memory")
+    bhub.add_argument("--tables", type=int, default=20)
+    bhub.add_argument("--minutes", type=float, default=2.0)
+    bhub.add_argument("--pace", type=float, default=0.05,
+                      help="seconds between a table's actions")
+    bhub.set_defaults(func=cmd_bench_hub)
     return p
 
 

@@ -227,9 +227,22 @@ class Session(PrivatePages):
                        events=body["events"])
         for kind, data in self.referee.announcements(events):
             self._emit(out, kind, **data)
-            if kind == "game_over" and self.log is not None and self.game_id is not None:
-                self.log.set_status(self.game_id, "over")
+            if kind == "game_over":
+                self._record_result(data, source)
         return list(events)
+
+    def _record_result(self, data: dict[str, Any], source: str) -> None:
+        """The game's result in the log (a ``result`` entry: who won, each player's
+        points where the game scores them), for records and the store's standings."""
+        winner = data.get("winner")
+        points = data.get("points")
+        self.note("result", {
+            "winner": winner if winner in ("p1", "p2", "draw") else None,
+            "points": {p: n for p, n in points.items() if p in ("p1", "p2")
+                       and isinstance(n, int) and not isinstance(n, bool)}
+            if isinstance(points, dict) else {}}, source)
+        if self.log is not None and self.game_id is not None:
+            self.log.set_status(self.game_id, "over")
 
     def after_change(self, out: list[SessionEvent]) -> None:
         """A person changed the state: the camera board may now fit, or no longer."""
@@ -408,6 +421,9 @@ class Session(PrivatePages):
         state = self._replay(self.ops[:-1])
         self.note("undo", {"undone": last.body}, source)
         self.ops.pop()
+        if self.referee.is_over(self.state) and not self.referee.is_over(state) \
+                and self.log is not None and self.game_id is not None:
+            self.log.set_status(self.game_id, "playing")  # its result no longer stands
         self.state = state
         self.referee.forget_inputs()
         self._emit(out, "undo", undone=_shown(last.body), source=source)

@@ -39,3 +39,15 @@ def batch_of(log: GameLog, since: dict[int, int] | None = None, most: int = 10_0
     finally:
         db.close()
     return {"format": FORMAT, "log": log.log_id(), "games": games}
+
+
+def finished(path: Path, p1: str, p2: str, winner: str, points: dict[str, int],
+             system: str = "warseer") -> GameLog:
+    """A log with one finished game and its result, as a session writes them."""
+    log = GameLog(path)
+    gid = log.new_game({"format": "tablesight-setup/1", "system": system,
+                        "names": {"p1": p1, "p2": p2}}, system, "test/1")
+    log.append(gid, "action", {"action": "p1 end", "events": []}, "dashboard")
+    log.append(gid, "result", {"winner": winner, "points": points}, "dashboard")
+    log.set_status(gid, "over")
+    return log

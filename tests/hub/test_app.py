@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hub.app import create_app
 from hub.live import Notifications
 
-from .helpers import batch_of, game_log
+from .helpers import batch_of, finished, game_log
 
 
 @pytest.fixture
@@ -167,3 +167,22 @@ def test_signing_out_needs_the_forms_token(client, store):
     page = client.get("/").get_data(as_text=True)
     assert client.post("/logout", data={"csrf_token": _csrf(page)}).status_code == 302
     assert client.get("/").status_code == 302
+
+
+def test_standings_and_the_results_export(client, store, token, tmp_path):
+    for i, (p1, p2, w, pts) in enumerate([("Ann", "Bob", "p1", {"p1": 5, "p2": 3}),
+                                         ("Bob", "<i>Cleo</i>", "p2", {"p1": 1, "p2": 4}),
+                                         ("Ann", "Cleo", "draw", {"p1": 2, "p2": 2})]):
+        assert _post(client, batch_of(finished(tmp_path / f"{i}.db", p1, p2, w, pts)),
+                     token).status_code == 200
+    playing = game_log(tmp_path / "playing.db", entries=2)  # not finished: not counted
+    _post(client, batch_of(playing), token)
+    _sign_in(client, store)
+    html = client.get("/standings?game=warseer&by=wins,sos,vp").get_data(as_text=True)
+    order = [html.index(n) for n in ("Ann", "&lt;i&gt;Cleo&lt;/i&gt;", "Bob")]
+    assert order == sorted(order) and "<i>Cleo" not in html
+    assert "3 finished games" in html
+    assert client.get("/standings?game=nonsense&by=luck").status_code == 200
+    csv_text = client.get("/results.csv").get_data(as_text=True)
+    assert csv_text.splitlines()[0].startswith("finished_utc,table,system")
+    assert len(csv_text.splitlines()) == 4

@@ -14,7 +14,7 @@ from hub.live import Notifications
 from tablesight.server import Server
 from tests.web.test_browser import ARTIFACTS, CHROMIUM, FLAGS
 
-from .helpers import batch_of, game_log
+from .helpers import batch_of, finished, game_log
 
 SIZES = {"phone": (390, 844), "laptop": (1280, 800), "tv": (1920, 1080)}
 
@@ -44,6 +44,15 @@ def hub(store, tmp_path):
         from hub.batch import parse_batch
 
         store.store(table, parse_batch(json.loads(json.dumps(batch))))
+    league = store.table_for_token(tokens["Table 1"])
+    for i, (p1, p2, w, pts) in enumerate([
+            ("Ann", "Bob", "p1", {"p1": 6, "p2": 3}), ("Cleo", "Ann", "p2", {"p1": 2, "p2": 5}),
+            ("Bob", "Cleo", "draw", {"p1": 4, "p2": 4}), ("Dev", "Bob", "p2", {"p1": 1, "p2": 3}),
+            ("Maximilian Featherstonehaugh", "Dev", "p1", {"p1": 7, "p2": 2})]):
+        from hub.batch import parse_batch
+
+        store.store(league, parse_batch(batch_of(finished(tmp_path / f"f{i}.db", p1, p2, w,
+                                                          pts))))
     store.add_staff("sam", "correct horse battery")
     live = Notifications(store.dsn).start()
     server = Server(create_app(store, live=live), "127.0.0.1", 0).start()
@@ -92,5 +101,11 @@ def test_staff_see_the_table_that_needs_them_first_at_every_size(hub, size):
         page.wait_for_selector("ol.log")
         assert "Ann v Bob" in page.inner_text("main")
         page.screenshot(path=str(ARTIFACTS / f"hub-table-{size}.png"), full_page=True)
+        page.click("header >> text=Standings")
+        page.wait_for_selector("table.standings")
+        names = page.locator("table.standings td:nth-child(2)").all_inner_texts()
+        assert names[0] == "Ann" and "Maximilian Featherstonehaugh" in names
+        assert page.evaluate("document.documentElement.scrollWidth") <= w
+        page.screenshot(path=str(ARTIFACTS / f"hub-standings-{size}.png"), full_page=True)
         browser.close()
     assert blocked == []

@@ -75,7 +75,10 @@ class DiskwarsReferee(Referee):
         return D6(need.player, tuple(int(f.code) for f in faces))
 
     def announcements(self, events: Sequence[Event]) -> list[tuple[str, dict[str, Any]]]:
-        return [("game_over", dict(e.data)) for e in events if e.kind == "game_over"]
+        # ``points``: each player's score, as every game's game_over says it (the
+        # store's standings read it); Diskwars's rules call it the scores.
+        return [("game_over", {**e.data, "points": dict(e.data.get("scores") or {})})
+                for e in events if e.kind == "game_over"]
 
     # -- hidden information: the command card chosen face down ---------------------------
     def secret(self, state: State, action: Action) -> tuple[str, str] | None:

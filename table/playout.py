@@ -1,13 +1,15 @@
 """Random playouts through the game-system seam, for any installed game: the dice or
 cards by ``Referee.chance``, every decision uniformly among ``legal_actions``. Used by
-``tablesight bench rules --game`` and by property tests."""
+``tablesight bench rules --game`` and by property tests; ``play_session`` plays a live
+session the same way (``tablesight bench hub``, the hub's tests)."""
 
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from table.errors import ActionRefused
 from table.system import Referee
@@ -56,3 +58,33 @@ def random_game(referee: Referee, rng: random.Random, state: Any = None,
     out.final = state
     out.capped = not referee.is_over(state)
     return out
+
+
+class _Plays(Protocol):
+    """A live session, as far as playing it at random goes (``table.session.Session``)."""
+
+    referee: Referee
+    state: Any
+
+    def play(self, action: Any, source: str, out: list[Any]) -> Any: ...
+
+
+def play_session(session: _Plays, rng: random.Random, *, pace: float = 0.0,
+                 stop: threading.Event | None = None) -> bool:
+    """Play a live session at random to its end, each action through the session (so
+    its log holds the game as a table's would): the dice by ``chance``, decisions
+    uniformly among the legal actions, ``pace`` seconds apart. True when the game ended,
+    False when ``stop`` was set first."""
+    ref = session.referee
+    while not ref.is_over(session.state):
+        if stop is not None and stop.is_set():
+            return False
+        action = ref.chance(session.state, rng) or rng.choice(
+            list(ref.legal_actions(session.state)))
+        try:
+            session.play(action, "dashboard", [])
+        except ActionRefused:
+            continue  # dice the rules refuse (a first-turn tie) are rolled again
+        if pace and stop is not None:
+            stop.wait(pace)
+    return True

@@ -159,7 +159,7 @@ def _staff_stream(url: str, heard: list[float], stop: threading.Event) -> None:
 # -- one table of the bench (a process of its own) --------------------------------------------
 def _table(db: Path, hub: str, token: str, seed: int, pace: float) -> None:
     from table import registry
-    from table.errors import ActionRefused
+    from table.playout import play_session
     from table.session import GameLog, Session, Setup
 
     from .publish import Publisher
@@ -172,18 +172,8 @@ def _table(db: Path, hub: str, token: str, seed: int, pace: float) -> None:
     session = Session.new(Setup.sample(games[seed % len(games)]), log)
     publisher = Publisher(db, log.log_id(), hub, token, status=lambda: {
         "game": session.system.title, "prompt": session.prompt().text[:300]}).start()
-    while not stop.is_set():
-        ref = session.referee
-        if ref.is_over(session.state):
-            session = Session.new(Setup.sample(rng.choice(games)), log)
-            continue
-        action = ref.chance(session.state, rng) or rng.choice(
-            list(ref.legal_actions(session.state)))
-        try:
-            session.play(action, "dashboard", [])
-        except ActionRefused:
-            continue
-        stop.wait(pace)
+    while play_session(session, rng, pace=pace, stop=stop):
+        session = Session.new(Setup.sample(rng.choice(games)), log)
     publisher.stop()
     log.close()
 

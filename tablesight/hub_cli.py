@@ -95,7 +95,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from hub.schema import SchemaError
     from hub.store import StoreError
 
-    from .server import ServeError, Server, served_names
+    from .server import ServeError, Server, served_names, wait_forever
 
     store = _store(args)
     try:
@@ -111,15 +111,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ServeError as e:
         raise UsageError(str(e)) from None
     print(f"store hub: {server.urls()[0]}", flush=True)
-    stop = threading.Event()
-    import signal
-
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    try:
-        while not stop.wait(0.5):
-            pass
-    except KeyboardInterrupt:
-        pass
+    wait_forever(threading.Event())
     server.stop()
     live.stop()
     return 0

@@ -12,6 +12,7 @@ import fcntl
 import io
 import ipaddress
 import logging
+import signal
 import socket
 import struct
 import threading
@@ -142,3 +143,13 @@ class Server:
     def stop(self) -> None:
         self._srv.shutdown()
         self._thread.join(timeout=5)
+
+
+def wait_forever(stop: threading.Event) -> None:
+    """Block until Ctrl-C, SIGTERM or ``stop`` is set (a server's main thread)."""
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass

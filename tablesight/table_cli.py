@@ -165,15 +165,6 @@ def _serve(services: Any, args: argparse.Namespace) -> Any:
     return server
 
 
-def _wait_forever(stop: threading.Event) -> None:
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    try:
-        while not stop.wait(0.5):
-            pass
-    except KeyboardInterrupt:
-        pass
-
-
 # -- tablesight run ---------------------------------------------------------------------------
 def cmd_run(args: argparse.Namespace) -> int:
     from firmware_bridge.bridge import TableBox, find_box
@@ -183,6 +174,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from web import TableServices
 
     from .live import LiveTable
+    from .server import wait_forever
 
     _check_serving(args)
     log = _open_log(Path(args.db) if args.db else data_home() / "games.db")
@@ -237,7 +229,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     server = _serve(services, args)
     live.start()
     stop = threading.Event()
-    _wait_forever(stop)
+    wait_forever(stop)
     server.stop()
     live.stop()
     if publisher is not None:

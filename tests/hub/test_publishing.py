@@ -123,19 +123,11 @@ def _whole_game(db: Path, game: str, seed: int) -> int:
     dice by the game's chance); the number of entries written."""
     import random
 
-    from table.errors import ActionRefused
+    from table.playout import play_session
     from table.session import GameLog, Session, Setup
 
     log = GameLog(db)
-    session = Session.new(Setup.sample(game), log)
-    ref, rng = session.referee, random.Random(seed)
-    while not ref.is_over(session.state):
-        action = ref.chance(session.state, rng) or rng.choice(
-            list(ref.legal_actions(session.state)))
-        try:
-            session.play(action, "dashboard", [])
-        except ActionRefused:
-            continue  # dice the rules refuse (a tie) are rolled again
+    play_session(Session.new(Setup.sample(game), log), random.Random(seed))
     log.close()
     return sum(len(rows) for rows in _log_entries(db)[1].values())
 

@@ -8,26 +8,15 @@ import random
 import pytest
 
 from table import registry
-from table.errors import ActionRefused
+from table.playout import play_session
 from table.session import GameLog, Session, Setup
-
-
-def _to_the_end(session: Session, rng: random.Random) -> None:
-    ref = session.referee
-    while not ref.is_over(session.state):
-        action = ref.chance(session.state, rng) or rng.choice(
-            list(ref.legal_actions(session.state)))
-        try:
-            session.play(action, "dashboard", [])
-        except ActionRefused:
-            continue
 
 
 @pytest.mark.parametrize("game", sorted(registry.systems()))
 def test_the_end_of_a_game_is_logged_as_its_result(game, tmp_path):
     log = GameLog(tmp_path / "g.db")
     session = Session.new(Setup.sample(game), log)
-    _to_the_end(session, random.Random(4))
+    play_session(session, random.Random(4))
     [result] = [e for e in log.entries(session.game_id) if e.kind == "result"]
     assert result.body["winner"] in ("p1", "p2", "draw")
     assert set(result.body["points"]) <= {"p1", "p2"}
@@ -45,7 +34,7 @@ def test_the_end_of_a_game_is_logged_as_its_result(game, tmp_path):
 def test_undoing_the_end_takes_the_game_back_into_play(tmp_path):
     log = GameLog(tmp_path / "g.db")
     session = Session.new(Setup.sample(registry.default()), log)
-    _to_the_end(session, random.Random(4))
+    play_session(session, random.Random(4))
     session.command({"do": "undo"})
     assert log.game(session.game_id).status == "playing"
     assert not session.referee.is_over(session.state)

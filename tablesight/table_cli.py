@@ -177,6 +177,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .server import wait_forever
 
     _check_serving(args)
+    _check_hub(args)
     log = _open_log(Path(args.db) if args.db else data_home() / "games.db")
     try:
         if args.new or log.on_table() is None:
@@ -243,6 +244,7 @@ DEMO_LIMIT_S = 300.0  # with --exit-at-end: a --fast game takes 15-120 s here
 
 def cmd_demo(args: argparse.Namespace) -> int:
     _check_serving(args)
+    _check_hub(args)
     system = installed_game(args.game)
     setup = Setup.sample(system.name)
     try:  # the scripted players are the game's: a game may have none
@@ -585,13 +587,15 @@ def _hub_args(p: argparse.ArgumentParser) -> None:
                    help=f"the file holding this table's hub token (or {HUB_TOKEN_ENV})")
 
 
-def _publisher(args: argparse.Namespace, log: GameLog,
-               snapshot: Callable[[], dict[str, Any]]) -> Any:
-    """The table's publisher to the hub, started, when --hub was given (else None)."""
+def _check_hub(args: argparse.Namespace) -> None:
+    """Refuse a bad --hub or a missing token before anything is created; keeps the
+    token in ``args.hub_token``."""
+    args.hub_token = None
     if not getattr(args, "hub", None):
-        return None
-    from .publish import Publisher, table_status
-
+        return
+    if not args.hub.startswith(("http://", "https://")):
+        raise UsageError(f"--hub: the hub's address, like http://hub.local:8780, "
+                         f"not {args.hub[:60]!r}")
     token = os.environ.get(HUB_TOKEN_ENV, "")
     if args.hub_token_file:
         try:
@@ -601,10 +605,17 @@ def _publisher(args: argparse.Namespace, log: GameLog,
     if not token:
         raise UsageError(f"--hub needs this table's token: --hub-token-file FILE or "
                          f"{HUB_TOKEN_ENV} (the hub's 'tablesight hub table add' makes one)")
-    if not args.hub.startswith(("http://", "https://")):
-        raise UsageError(f"--hub: the hub's address, like http://hub.local:8780, "
-                         f"not {args.hub[:60]!r}")
-    publisher = Publisher(log.path, log.log_id(), args.hub, token,
+    args.hub_token = token
+
+
+def _publisher(args: argparse.Namespace, log: GameLog,
+               snapshot: Callable[[], dict[str, Any]]) -> Any:
+    """The table's publisher to the hub, started, when --hub was given (else None)."""
+    if not getattr(args, "hub_token", None):
+        return None
+    from .publish import Publisher, table_status
+
+    publisher = Publisher(log.path, log.log_id(), args.hub, args.hub_token,
                           status=lambda: table_status(snapshot()))
     print(f"publishing the game log to the hub at {args.hub}")
     return publisher.start()

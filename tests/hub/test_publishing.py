@@ -5,6 +5,7 @@ every table's log exactly once, as the log holds it."""
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import sqlite3
@@ -177,3 +178,19 @@ def test_a_table_whose_clock_is_wrong_is_stored_as_it_says_and_seen_by_the_hubs(
     assert [e["time"] for e in store.entries(log.log_id(), gid)] == [1000.0, 4.1e9, 2000.0]
     [t] = store.tables()
     assert abs(t["last_seen"].timestamp() - time.time()) < 60  # the hub's clock, not its
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--hub", "ftp://hub"], "--hub: the hub's address"),
+    (["--hub", "http://127.0.0.1:9", "--hub-token-file", "/nonexistent/token"],
+     "--hub-token-file: No such file"),
+    (["--hub", "http://127.0.0.1:9"], "--hub needs this table's token"),
+])
+def test_a_table_refuses_a_bad_hub_before_it_starts(args, said, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "TABLESIGHT_HUB_TOKEN"}
+    done = subprocess.run([sys.executable, "-m", "tablesight", "demo", "--no-web", "--fast",
+                           "--exit-at-end", "--db", str(tmp_path / "t.db"), *args],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 2 and said in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "t.db").exists()  # refused before any game was made

@@ -84,10 +84,17 @@ def parse_batch(data: object) -> Batch:
 
 def table_status(data: object, where: str) -> dict[str, Any]:
     """What a table shows now, for the staff view: the game, whose turn (the prompt's
-    words), the camera's and the box's health, a desync. Short texts only."""
+    words), the camera's and the box's health, a desync, the players' colours and, when
+    it changed, the board as the table draws it (``board``). Short texts only."""
     d = _object(data, where)
-    _keys(d, where, {"game", "prompt", "desync", "health", "players"})
+    _keys(d, where, {"game", "prompt", "desync", "health", "players", "colors", "board"})
     out: dict[str, Any] = {}
+    if "board" in d:
+        out["board"] = board(d["board"], f"{where}.board")
+    if "colors" in d:
+        colors = _object(d["colors"], f"{where}.colors")
+        out["colors"] = {p: _color(colors.get(p), f"{where}.colors.{p}", players=False)
+                         for p in ("p1", "p2") if p in colors}
     for key in ("game", "prompt", "desync"):
         if key in d and d[key] is not None:
             out[key] = _text(d[key], f"{where}.{key}", 300)
@@ -190,3 +197,94 @@ def _json_text(v: object, where: str) -> str:
     if not isinstance(parsed, dict):
         raise BatchError(f"{where}: JSON text of an object")
     return text
+
+
+# -- the board as a table draws it (``table.drawing``) -------------------------------------
+# Only what the staff view draws is read, each part checked and bounded; other keys are
+# left out (a newer table may draw more than this hub knows).
+_HEX_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
+MAX_REGIONS, MAX_PIECES, MAX_LINES, MAX_POINTS = 2000, 600, 60, 64
+
+
+def board(data: object, where: str) -> dict[str, Any]:
+    d = _object(data, where)
+    frame = d.get("frame")
+    if not isinstance(frame, list) or len(frame) != 4:
+        raise BatchError(f"{where}.frame: x, y, width, height")
+    x, y, w, h = (_mm(v, f"{where}.frame") for v in frame)
+    if w <= 0 or h <= 0:
+        raise BatchError(f"{where}.frame: a width and height above 0")
+    regions = _list(d.get("regions", []), f"{where}.regions", MAX_REGIONS)
+    pieces = _list(d.get("pieces", []), f"{where}.pieces", MAX_PIECES)
+    lines = _list(d.get("lines", []), f"{where}.lines", MAX_LINES)
+    return {"frame": [x, y, w, h],
+            "regions": [_region(r, f"{where}.regions[{i}]") for i, r in enumerate(regions)],
+            "pieces": [_piece(p, f"{where}.pieces[{i}]") for i, p in enumerate(pieces)],
+            "lines": [_line(ln, f"{where}.lines[{i}]") for i, ln in enumerate(lines)]}
+
+
+def _region(data: object, where: str) -> dict[str, Any]:
+    d = _object(data, where)
+    outline = _list(d.get("outline"), f"{where}.outline", MAX_POINTS)
+    if len(outline) < 3:
+        raise BatchError(f"{where}.outline: three points or more")
+    alert = d.get("alert")
+    return {"id": _text(d.get("id"), f"{where}.id", 40),
+            "outline": [_point(p, f"{where}.outline") for p in outline],
+            "label": _text(d.get("label", ""), f"{where}.label", 40),
+            "fill": None if d.get("fill") is None else _color(d["fill"], f"{where}.fill"),
+            "alert": None if alert is None else _text(
+                _object(alert, f"{where}.alert").get("text", ""), f"{where}.alert", 200)}
+
+
+def _piece(data: object, where: str) -> dict[str, Any]:
+    d = _object(data, where)
+    player = d.get("player", "")
+    if player not in ("p1", "p2", ""):
+        raise BatchError(f"{where}.player: p1, p2 or none")
+    at, diameter, badge = d.get("at"), d.get("diameter"), d.get("badge")
+    layer = d.get("layer", 0)
+    if isinstance(layer, bool) or not isinstance(layer, int) or not -100 <= layer <= 100:
+        raise BatchError(f"{where}.layer: a whole number")
+    if badge is not None and (isinstance(badge, bool) or not isinstance(badge, int)
+                              or not -999 <= badge <= 999):
+        raise BatchError(f"{where}.badge: a whole number")
+    region = d.get("region")
+    return {"player": player, "label": _text(d.get("label", ""), f"{where}.label", 60),
+            "region": None if region is None else _text(region, f"{where}.region", 40),
+            "at": None if at is None else _point(at, f"{where}.at"),
+            "diameter": None if diameter is None else _mm(diameter, f"{where}.diameter"),
+            "layer": layer, "badge": badge}
+
+
+def _line(data: object, where: str) -> dict[str, Any]:
+    d = _object(data, where)
+    return {"a": _point(d.get("a"), f"{where}.a"), "b": _point(d.get("b"), f"{where}.b"),
+            "label": _text(d.get("label", ""), f"{where}.label", 40),
+            "color": _color(d.get("color", "#ffffff"), f"{where}.color"),
+            "dashed": bool(d.get("dashed", False))}
+
+
+def _list(v: object, where: str, most: int) -> list[Any]:
+    if not isinstance(v, list) or len(v) > most:
+        raise BatchError(f"{where}: a list of at most {most}")
+    return v
+
+
+def _mm(v: object, where: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) \
+            or abs(v) > 100_000:
+        raise BatchError(f"{where}: millimetres, a number")
+    return float(v)
+
+
+def _point(v: object, where: str) -> list[float]:
+    if not isinstance(v, list) or len(v) != 2:
+        raise BatchError(f"{where}: a point [x, y]")
+    return [_mm(v[0], where), _mm(v[1], where)]
+
+
+def _color(v: object, where: str, players: bool = True) -> str:
+    if isinstance(v, str) and (_HEX_COLOR.fullmatch(v) or (players and v in ("p1", "p2"))):
+        return v
+    raise BatchError(f"{where}: a colour #rrggbb" + (" or a player" if players else ""))

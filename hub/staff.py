@@ -22,6 +22,7 @@ from flask import (
     url_for,
 )
 
+from .drawing import shapes
 from .live import Notifications
 from .standings import DEFAULT_ORDER, TIE_BREAKERS, results_csv, standings
 from .store import HubStore, StoreError
@@ -123,7 +124,9 @@ def table(table_id: int) -> Any:
         return render_template("down.html"), 503
     t = tables[table_id]
     t["alerts"] = alerts(t, time.time())
-    return render_template("table.html", table=t, games=games, latest=latest,
+    status = t["status"] or {}
+    board = shapes(status["board"], status.get("colors")) if status.get("board") else None
+    return render_template("table.html", table=t, games=games, latest=latest, board=board,
                            entries=list(reversed(entries)), players=_players, when=_when,
                            summary=_summary)
 

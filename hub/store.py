@@ -187,8 +187,11 @@ class HubStore:
                 added, last = self._store_game(conn, table, batch.log, g)
                 new += added
                 have[g.game] = last
-            conn.execute("UPDATE tables SET last_seen = now(), status = %s WHERE id = %s",
-                         (Jsonb(batch.status), table.id))
+            # A board is sent when it changed: without one, the last stays.
+            conn.execute("UPDATE tables SET last_seen = now(), status = CASE WHEN %s THEN %s "
+                         "ELSE %s || jsonb_build_object('board', status->'board') END "
+                         "WHERE id = %s", ("board" in batch.status, Jsonb(batch.status),
+                                           Jsonb(batch.status), table.id))
             newest = max((e.time for g in batch.games for e in g.entries), default=None)
             conn.execute("SELECT pg_notify('hub', %s)",
                          (json.dumps({"table": table.id, "newest": newest}),))

@@ -55,6 +55,8 @@ class Publisher:
         self._have: dict[int, int] | None = None
         self._sent_status: dict[int, str] = {}
         self._last_sent = 0.0
+        self._board_sent: str | None = None  # the board the hub last took, as JSON
+        self._board_pending: str | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -96,6 +98,7 @@ class Publisher:
                     self._stop.wait(IDLE_S)
             except PublishError as e:
                 self._have = None  # ask the hub where it stands before sending again
+                self._board_sent = None  # and send the board again
                 self.state.connected, self.state.error = False, str(e)
                 self._stop.wait(RETRY_S[min(failures, len(RETRY_S) - 1)])
                 failures += 1
@@ -114,6 +117,8 @@ class Publisher:
         batch = {"format": FORMAT, "log": self.log_id, "games": games,
                  "status": self._status()}
         reply = self._call("POST", "/api/v1/batches", batch)
+        if "board" in batch["status"]:
+            self._board_sent = self._board_pending
         for g, n in reply.get("have", {}).items():
             self._have[int(g)] = int(n)
         for g in games:
@@ -167,12 +172,21 @@ class Publisher:
             db.close()
 
     def _status(self) -> dict[str, Any]:
+        """What the table shows now; its board only when it changed since the hub last
+        took it (a board is some 20 KB, the rest a few hundred bytes)."""
         if self.status is None:
             return {}
         try:
-            return self.status()
+            status = dict(self.status())
         except Exception as e:  # the table's own trouble must not stop publishing
             return {"prompt": f"(the table could not say what it shows: {type(e).__name__})"}
+        if "board" in status:
+            drawn = json.dumps(status["board"], sort_keys=True)
+            if drawn == self._board_sent:
+                del status["board"]
+            else:
+                self._board_pending = drawn
+        return status
 
     # -- the hub ------------------------------------------------------------------------
     def _call(self, method: str, path: str, body: dict[str, Any] | None = None
@@ -214,6 +228,11 @@ def table_status(snapshot: dict[str, Any]) -> dict[str, Any]:
                                                                          or "")[:300]}
                    for k, v in list((snapshot.get("health") or {}).items())[:8]},
     }
+    if isinstance(snapshot.get("board"), dict):
+        out["board"] = snapshot["board"]
+    colors = setup.get("colors")
+    if isinstance(colors, dict):
+        out["colors"] = {p: c for p, c in colors.items() if p in ("p1", "p2")}
     desync = snapshot.get("desync")
     if desync:
         out["desync"] = (" ".join(desync) if isinstance(desync, list) else str(desync))[:300]

@@ -186,3 +186,24 @@ def test_standings_and_the_results_export(client, store, token, tmp_path):
     csv_text = client.get("/results.csv").get_data(as_text=True)
     assert csv_text.splitlines()[0].startswith("finished_utc,table,system")
     assert len(csv_text.splitlines()) == 4
+
+
+def test_a_tables_page_draws_its_board_as_the_table_shows_it(client, store, token, tmp_path):
+    from table.session import Session, Setup
+    from tablesight.publish import table_status
+
+    status = table_status(Session.new(Setup.sample("warseer")).snapshot())
+    status["board"]["pieces"].append({"player": "p1", "label": "<script>x</script>",
+                                      "at": [10, 10], "diameter": 25})
+    batch = batch_of(game_log(tmp_path / "t.db", entries=1))
+    batch["status"] = status
+    assert _post(client, batch, token).status_code == 200
+    later = batch_of(game_log(tmp_path / "t.db", entries=0))  # no board: the last stays
+    later["status"] = {"prompt": "Bob: your turn"}
+    assert _post(client, later, token).status_code == 200
+    _sign_in(client, store)
+    [t] = store.tables()
+    html = client.get(f"/tables/{t['id']}").get_data(as_text=True)
+    assert html.count("<polygon") == len(status["board"]["regions"])
+    assert "&lt;script&gt;x&lt;/script&gt;" in html and "<script>x" not in html
+    assert "Bob: your turn" in html

@@ -87,3 +87,44 @@ def test_a_real_batch_with_any_field_replaced_is_read_or_refused(tmp_path_factor
     except BatchError:
         return
     assert b.log == good["log"]
+
+
+@pytest.mark.parametrize("game", ["warseer", "dreamblade", "diskwars"])
+def test_every_games_board_is_read(game):
+    from table.session import Session, Setup
+    from tablesight.publish import table_status
+
+    status = table_status(Session.new(Setup.sample(game)).snapshot())
+    from hub.batch import table_status as read_status
+
+    read = read_status(json.loads(json.dumps(status)), "status")
+    assert len(read["board"]["regions"]) == len(status["board"]["regions"])
+    assert read["colors"] == {"p1": "#F0780A", "p2": "#1A78E0"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(_json)
+def test_any_json_is_a_board_or_a_batch_error(data):
+    from hub.batch import board
+
+    try:
+        board(data, "board")
+    except BatchError:
+        pass
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda b: b["regions"][0].update(fill="red;background:url(x)"), "fill"),
+    (lambda b: b["regions"][0].update(outline=[[0, 0], [1, 1]]), "three points"),
+    (lambda b: b["pieces"].append({"player": "p3", "label": "x"}), "player"),
+    (lambda b: b.update(frame=[0, 0, -1, 5]), "frame"),
+    (lambda b: b["regions"][0]["outline"][0].__setitem__(0, float("inf")), "millimetres"),
+])
+def test_a_bad_board_is_refused(change, field):
+    from hub.batch import board
+    from table.session import Session, Setup
+
+    b = json.loads(json.dumps(Session.new(Setup.sample("warseer")).snapshot()["board"]))
+    change(b)
+    with pytest.raises(BatchError, match=field):
+        board(b, "board")

@@ -34,6 +34,13 @@ def hub(store, tmp_path):
                                      "prompt": "Eve and Finn: choose a command card in "
                                                "secret, on your own page"},
     }
+    from table.session import Session, Setup
+    from tablesight.publish import table_status
+
+    for status, game in zip(tables.values(), ("warseer", "dreamblade", "diskwars"),
+                            strict=True):
+        shown = table_status(Session.new(Setup.sample(game)).snapshot())
+        status.update(board=shown["board"], colors=shown["colors"])
     tokens = {}
     for i, (name, status) in enumerate(tables.items()):
         tokens[name] = store.add_table(name)
@@ -100,6 +107,7 @@ def test_staff_see_the_table_that_needs_them_first_at_every_size(hub, size):
         page.click("text=Table 1")
         page.wait_for_selector("ol.log")
         assert "Ann v Bob" in page.inner_text("main")
+        assert page.locator("svg.board polygon").count() > 50  # the hex battlefield
         page.screenshot(path=str(ARTIFACTS / f"hub-table-{size}.png"), full_page=True)
         page.click("header >> text=Standings")
         page.wait_for_selector("table.standings")

@@ -44,6 +44,7 @@ def create_app(store: HubStore, *, live: Notifications | None = None,
     )
     app.extensions["hub_store"] = store
     app.extensions["hub_live"] = live or Notifications(store.dsn)
+    app.extensions["hub_throttle"] = staff.Throttle()
     csrf = CSRFProtect(app)
     csrf.exempt(api.bp)  # tables sign with their token, never a cookie
     Talisman(app, force_https=False, session_cookie_secure=False,

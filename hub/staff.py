@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import queue
+import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -24,7 +25,7 @@ from flask import (
 
 from .drawing import shapes
 from .live import Notifications
-from .standings import DEFAULT_ORDER, TIE_BREAKERS, results_csv, standings
+from .standings import DEFAULT_ORDER, TIE_BREAKERS, Result, results_csv, standings
 from .store import HubStore, StoreError
 
 bp = Blueprint("staff", __name__)
@@ -44,16 +45,50 @@ def _signed_in() -> Any:
     return redirect(url_for("staff.login"))
 
 
+class Throttle:
+    """Wrong passwords per client address: after ``most`` within ``window`` seconds,
+    that address may not try again until the window has passed (a guesser on the
+    store's network gets a few tries an hour, not thousands)."""
+
+    def __init__(self, most: int = 5, window: float = 300.0) -> None:
+        self.most, self.window = most, window
+        self._misses: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+
+    def blocked(self, who: str) -> bool:
+        with self._lock:
+            now = time.monotonic()
+            recent = [t for t in self._misses.get(who, []) if now - t < self.window]
+            if recent:
+                self._misses[who] = recent
+            else:
+                self._misses.pop(who, None)
+            return len(recent) >= self.most
+
+    def missed(self, who: str) -> None:
+        with self._lock:
+            if len(self._misses) > 10_000:  # a flood of addresses: forget the oldest
+                self._misses.clear()
+            self._misses.setdefault(who, []).append(time.monotonic())
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> Any:
     error = None
     if request.method == "POST":
+        who = request.remote_addr or "?"
+        throttle: Throttle = current_app.extensions["hub_throttle"]
+        if throttle.blocked(who):
+            return render_template("login.html", error="too many wrong passwords from "
+                                   "this device: wait a few minutes"), 429
         user = request.form.get("username", "")[:40]
         password = request.form.get("password", "")[:200]
         try:
             ok = _store().staff_ok(user, password)
         except StoreError:
             ok, error = False, "the hub's database is unreachable: try again shortly"
+        if not ok and error is None:
+            throttle.missed(who)
         if ok:
             session.clear()
             session["staff"] = user
@@ -100,7 +135,7 @@ def _duration(s: float) -> str:
 def overview() -> Any:
     try:
         tables = _store().tables()
-        finished = _store().games(status="over")[:20]
+        finished = sorted(_store().results(), key=lambda r: r.finished, reverse=True)[:20]
     except StoreError:
         return render_template("down.html"), 503
     now = time.time()
@@ -108,7 +143,7 @@ def overview() -> Any:
         t["alerts"] = alerts(t, now)
     tables.sort(key=lambda t: (not t["alerts"], t["name"]))
     return render_template("overview.html", tables=tables, finished=finished,
-                           players=_players, when=_when)
+                           players=_players, when=_when, outcome=_outcome)
 
 
 @bp.get("/tables/<int:table_id>")
@@ -129,6 +164,18 @@ def table(table_id: int) -> Any:
     return render_template("table.html", table=t, games=games, latest=latest, board=board,
                            entries=list(reversed(entries)), players=_players, when=_when,
                            summary=_summary)
+
+
+@bp.post("/tables/<int:table_id>/revoke")
+def revoke(table_id: int) -> Any:
+    """Stop a table's token working (a lost laptop); the table's games stay."""
+    if request.form.get("sure") != "yes":
+        return redirect(url_for("staff.table", table_id=table_id))
+    try:
+        _store().revoke_table_id(table_id)
+    except StoreError:
+        abort(404)
+    return redirect(url_for("staff.table", table_id=table_id))
 
 
 @bp.get("/standings")
@@ -199,6 +246,17 @@ def _players(setup: Any) -> str:
         return "players not named"
     shown = [v[:40] for _, v in sorted(names.items()) if isinstance(v, str)]
     return " v ".join(shown) if shown else "players not named"
+
+
+def _outcome(r: Result) -> str:
+    """"Ann won, 5 to 3" / "a draw" / "no winner said", for the finished games list."""
+    score = (f", {r.points['p1']} to {r.points['p2']}" if {"p1", "p2"} <= set(r.points)
+             else "")
+    if r.winner == "draw":
+        return "a draw" + score
+    if r.winner in ("p1", "p2"):
+        return f"{r.p1 if r.winner == 'p1' else r.p2} won{score}"
+    return "no winner said"
 
 
 def _when(t: Any) -> str:

@@ -132,6 +132,15 @@ class HubStore:
                 raise StoreError(f"a table named {name!r} is registered already") from None
         return token
 
+    def revoke_table_id(self, table_id: int) -> str:
+        """Revoke by the table's id (the staff view); its name."""
+        with self.connect() as conn, conn.transaction():
+            row = conn.execute("UPDATE tables SET revoked = now() WHERE id = %s AND revoked "
+                               "IS NULL RETURNING name", (table_id,)).fetchone()
+        if row is None:
+            raise StoreError("no such table with a valid token")
+        return str(row[0])
+
     def revoke_table(self, name: str) -> None:
         with self.connect() as conn, conn.transaction():
             cur = conn.execute("UPDATE tables SET revoked = now() WHERE name = %s "

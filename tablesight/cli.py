@@ -195,9 +195,10 @@ def cmd_bench_table(args: argparse.Namespace) -> int:
 def cmd_bench_hub(args: argparse.Namespace) -> int:
     from .bench_hub import bench_hub
 
-    if not 1 <= args.tables <= 200 or not 0.2 <= args.minutes <= 24 * 60:
-        raise UsageError("--tables: 1 to 200; --minutes: 0.2 to 1440")
-    json.dump(bench_hub(args.tables, args.minutes * 60, args.pace), sys.stdout, indent=1)
+    minutes = args.hours * 60 if args.hours is not None else args.minutes
+    if not 1 <= args.tables <= 200 or not 0.2 <= minutes <= 24 * 60:
+        raise UsageError("--tables: 1 to 200; --minutes: 0.2 to 1440 (--hours: up to 24)")
+    json.dump(bench_hub(args.tables, minutes * 60, args.pace), sys.stdout, indent=1)
     print()
     return 0
 
@@ -342,7 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
     bhub = bench.add_parser("hub", help="the store hub: tables publishing at once, entries "
                             "stored a second, delay to the staff view, memory")
     bhub.add_argument("--tables", type=int, default=20)
-    bhub.add_argument("--minutes", type=float, default=2.0)
+    length = bhub.add_mutually_exclusive_group()
+    length.add_argument("--minutes", type=float, default=2.0)
+    length.add_argument("--hours", type=float, help="a store's day: --hours 8")
     bhub.add_argument("--pace", type=float, default=0.05,
                       help="seconds between a table's actions")
     bhub.set_defaults(func=cmd_bench_hub)

@@ -207,3 +207,55 @@ def test_a_tables_page_draws_its_board_as_the_table_shows_it(client, store, toke
     assert html.count("<polygon") == len(status["board"]["regions"])
     assert "&lt;script&gt;x&lt;/script&gt;" in html and "<script>x" not in html
     assert "Bob: your turn" in html
+
+
+def test_wrong_passwords_are_throttled_per_device(client, store):
+    store.add_staff("sam", "correct horse battery")
+    page = client.get("/login").get_data(as_text=True)
+    for _ in range(5):
+        r = client.post("/login", data={"username": "sam", "password": "guess",
+                                        "csrf_token": _csrf(page)})
+        assert r.status_code == 401
+    right = client.post("/login", data={"username": "sam", "password": "correct horse battery",
+                                        "csrf_token": _csrf(page)})
+    assert right.status_code == 429 and "wait a few minutes" in right.get_data(True)
+
+
+def test_staff_revoke_a_tables_token_from_its_page(client, store, token, tmp_path):
+    log = game_log(tmp_path / "t.db", entries=1)
+    _post(client, batch_of(log), token)
+    _sign_in(client, store)
+    [t] = store.tables()
+    page = client.get(f"/tables/{t['id']}").get_data(as_text=True)
+    not_sure = client.post(f"/tables/{t['id']}/revoke", data={"csrf_token": _csrf(page)})
+    assert not_sure.status_code == 302 and store.table_for_token(token) is not None
+    assert client.post(f"/tables/{t['id']}/revoke", data={"sure": "yes"}).status_code == 400
+    client.post(f"/tables/{t['id']}/revoke", data={"sure": "yes", "csrf_token": _csrf(page)})
+    assert store.table_for_token(token) is None
+    assert _post(client, batch_of(log), token).status_code == 401
+    assert client.post("/tables/999/revoke", data={"sure": "yes",
+                                                   "csrf_token": _csrf(page)}).status_code == 404
+
+
+_text = st.text(max_size=60)
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(["/", "/login", "/standings", "/results.csv", "/tables/1",
+                             "/tables/0", "/tables/99999999999", "/logout", "/stream-x",
+                             "/tables/1/revoke"]),
+       query=st.dictionaries(st.sampled_from(["game", "by", "x", "log"]), _text, max_size=3),
+       form=st.dictionaries(st.sampled_from(["username", "password", "csrf_token", "sure"]),
+                            _text, max_size=4),
+       method=st.sampled_from(["GET", "POST"]), signed_in=st.booleans())
+def test_staff_pages_fuzzed_answer_without_a_500(app, store, path, query, form, method,
+                                                 signed_in):
+    client = app.test_client()
+    if signed_in:
+        store.add_staff("sam", "correct horse battery")
+        page = client.get("/login").get_data(as_text=True)
+        client.post("/login", data={"username": "sam", "password": "correct horse battery",
+                                    "csrf_token": _csrf(page)})
+    r = client.open(path, method=method, query_string=query, data=form)
+    assert r.status_code < 500, (path, r.status_code)

@@ -1,5 +1,6 @@
 """What staff see: sign in, every table at once (what needs a person first), one table's
-games read-only, finished games. Live: the overview reloads when a table publishes."""
+board and games read-only (and its token stopped), finished games, the standings and the
+results as CSV. Live: pages reload when a table publishes."""
 
 from __future__ import annotations
 

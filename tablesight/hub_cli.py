@@ -8,11 +8,25 @@ import argparse
 import os
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .usage import UsageError
 
 DSN_ENV = "TABLESIGHT_HUB_DSN"
 PASSWORD_ENV = "TABLESIGHT_HUB_PASSWORD"
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """What the hub's store or schema refuses, said in one line (exit 2)."""
+    from hub.schema import SchemaError
+    from hub.store import StoreError
+
+    try:
+        yield
+    except (StoreError, SchemaError) as e:
+        raise UsageError(str(e)) from None
 
 
 def _store(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -25,39 +39,26 @@ def _store(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
-    from hub.schema import SchemaError
-    from hub.store import StoreError
-
-    try:
+    with _refusals():
         before, after = _store(args).setup()
-    except (StoreError, SchemaError) as e:
-        raise UsageError(str(e)) from None
     print(f"the hub's database is at schema {after}" + (f" (was {before})" if before != after
                                                         else " (nothing to do)"))
     return 0
 
 
 def cmd_staff(args: argparse.Namespace) -> int:
-    from hub.store import StoreError
-
     password = os.environ.get(PASSWORD_ENV)
     if password is None:
         password = sys.stdin.readline().rstrip("\n")
-    try:
+    with _refusals():
         _store(args).add_staff(args.username, password)
-    except StoreError as e:
-        raise UsageError(str(e)) from None
     print(f"staff account {args.username!r} set")
     return 0
 
 
 def cmd_table_add(args: argparse.Namespace) -> int:
-    from hub.store import StoreError
-
-    try:
+    with _refusals():
         token = _store(args).add_table(args.name)
-    except StoreError as e:
-        raise UsageError(str(e)) from None
     print(f"table {args.name!r} registered. Its token (shown this once; put it in a file "
           "on that table and give it with --hub-token-file):", file=sys.stderr)
     print(token)
@@ -65,23 +66,15 @@ def cmd_table_add(args: argparse.Namespace) -> int:
 
 
 def cmd_table_revoke(args: argparse.Namespace) -> int:
-    from hub.store import StoreError
-
-    try:
+    with _refusals():
         _store(args).revoke_table(args.name)
-    except StoreError as e:
-        raise UsageError(str(e)) from None
     print(f"table {args.name!r}: its token no longer works")
     return 0
 
 
 def cmd_table_list(args: argparse.Namespace) -> int:
-    from hub.store import StoreError
-
-    try:
+    with _refusals():
         tables = _store(args).tables()
-    except StoreError as e:
-        raise UsageError(str(e)) from None
     for t in tables:
         seen = t["last_seen"].isoformat(timespec="seconds") if t["last_seen"] else "never"
         print(f"{t['name']:<24} {'revoked' if t['revoked'] else 'active':<8} "
@@ -92,16 +85,12 @@ def cmd_table_list(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from hub.app import create_app
     from hub.live import Notifications
-    from hub.schema import SchemaError
-    from hub.store import StoreError
 
     from .server import ServeError, Server, served_names, wait_forever
 
     store = _store(args)
-    try:
+    with _refusals():
         store.check()
-    except (StoreError, SchemaError) as e:
-        raise UsageError(str(e)) from None
     live = Notifications(store.dsn).start()
     app = create_app(store, live=live, allowed_hosts=["localhost", "127.0.0.1", "::1",
                                                       *served_names(args.host),

@@ -55,6 +55,8 @@ class Publisher:
         self._have: dict[int, int] | None = None
         self._sent_status: dict[int, str] = {}
         self._last_sent = 0.0
+        self._db: sqlite3.Connection | None = None
+        self._idle_at: int | None = None  # the log's data_version when the hub had it all
         self._board_sent: str | None = None  # the board the hub last took, as JSON
         self._board_pending: str | None = None
         self._stop = threading.Event()
@@ -76,6 +78,7 @@ class Publisher:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+        self._close_reader()
 
     def up_to_date(self) -> bool:
         """The hub has every entry and every game's status as the log has them now."""
@@ -83,8 +86,12 @@ class Publisher:
         if have is None or not self.state.connected:
             return False
         try:
-            games, behind = self._unsent(dict(have))
-        except PublishError:
+            db = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5.0)
+            try:
+                games, behind = self._unsent(db, dict(have))
+            finally:
+                db.close()
+        except sqlite3.Error:
             return False
         return not games and behind == 0
 
@@ -109,7 +116,21 @@ class Publisher:
             reply = self._call("GET", f"/api/v1/progress?log={self.log_id}")
             self._have = {int(g): int(n) for g, n in reply.get("have", {}).items()}
             self._sent_status.clear()
-        games, behind = self._unsent(self._have)
+            self._idle_at = None
+        db = self._reader()
+        try:
+            # SQLite counts the commits other connections made: with none since the hub
+            # last had everything, there is nothing to look for.
+            version = db.execute("PRAGMA data_version").fetchone()[0]
+            if version == self._idle_at:
+                games, behind = [], 0
+            else:
+                games, behind = self._unsent(db, self._have)
+                if not games:
+                    self._idle_at = version
+        except sqlite3.Error as e:
+            self._close_reader()
+            raise PublishError(f"cannot read the game log: {e}") from None
         self.state.behind = behind
         now = time.time()
         if not games and now - self._last_sent < STATUS_EVERY_S:
@@ -130,23 +151,36 @@ class Publisher:
         return bool(games)
 
     # -- the log ------------------------------------------------------------------------
-    def _unsent(self, have: dict[int, int]) -> tuple[list[dict[str, Any]], int]:
+    def _reader(self) -> sqlite3.Connection:
+        """The publishing thread's own read-only connection to the log."""
+        if self._db is None:
+            try:
+                self._db = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5.0,
+                                           check_same_thread=False)
+            except sqlite3.Error as e:
+                raise PublishError(f"cannot read the game log: {e}") from None
+        return self._db
+
+    def _close_reader(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _unsent(self, db: sqlite3.Connection, have: dict[int, int]
+                ) -> tuple[list[dict[str, Any]], int]:
         """The games with entries the hub lacks (or a status it has not been told), up to
         ``BATCH_ENTRIES`` entries, and how many entries the hub lacks in all."""
-        try:
-            db = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5.0)
-        except sqlite3.Error as e:
-            raise PublishError(f"cannot read the game log: {e}") from None
+        db.execute("BEGIN")  # one read transaction: games and entries as of one moment
         try:
             games = db.execute("SELECT id, created, setup, status, game, rules_version "
                                "FROM games ORDER BY id").fetchall()
-            last = dict(db.execute("SELECT game, MAX(seq) FROM entries GROUP BY game")
-                        .fetchall())
             out: list[dict[str, Any]] = []
             room = BATCH_ENTRIES
             behind = 0
             for gid, created, setup, status, system, rules_version in games:
-                lacking = int(last.get(gid, 0) or 0) - have.get(gid, 0)
+                last = db.execute("SELECT MAX(seq) FROM entries WHERE game=?",
+                                  (gid,)).fetchone()[0]
+                lacking = int(last or 0) - have.get(gid, 0)
                 behind += max(0, lacking)
                 if lacking <= 0 and self._sent_status.get(gid) == status \
                         and gid in have:
@@ -165,11 +199,9 @@ class Publisher:
                                         for s, t, k, src, b, c in rows]})
                 if len(out) >= 20:
                     break
-            return out, behind
-        except sqlite3.Error as e:
-            raise PublishError(f"cannot read the game log: {e}") from None
         finally:
-            db.close()
+            db.execute("COMMIT")
+        return out, behind
 
     def _status(self) -> dict[str, Any]:
         """What the table shows now; its board only when it changed since the hub last

@@ -22,6 +22,16 @@ from table import registry
 pytestmark = pytest.mark.slow
 
 
+def _report(name: str, figures: dict) -> None:
+    """What a run stored, for whoever reads the test's artifacts."""
+    import json
+
+    from tests.web.test_browser import ARTIFACTS
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"hub-{name}.json").write_text(json.dumps(figures, indent=1))
+
+
 def _port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -117,6 +127,8 @@ def test_tables_of_every_game_publish_through_hub_and_database_restarts(cluster,
     assert store.count_entries() == total  # each once
     statuses = {t["name"]: t["status"] for t in store.tables()}
     assert all(s.get("game") for s in statuses.values()), statuses
+    _report("tables_through_restarts", {"tables": games, "entries_in_logs": total,
+                                        "entries_stored": store.count_entries()})
 
 
 def _whole_game(db: Path, game: str, seed: int) -> int:
@@ -160,6 +172,8 @@ def test_a_table_offline_for_a_whole_game_catches_up(dsn, tmp_path):
     [finished] = store.games(status="over")
     assert finished["entries"] == written and finished["table"] == "Table 1"
     assert publisher.state.sent == written and publisher.state.error == ""
+    _report("offline_whole_game", {"entries_in_log": written,
+                                   "entries_stored": store.count_entries()})
 
 
 def test_a_table_whose_clock_is_wrong_is_stored_as_it_says_and_seen_by_the_hubs(

@@ -55,7 +55,7 @@ def moves_and_region(game: Game, s: State, u: Unit) -> tuple[tuple[Move, ...], i
     return found, answer.region
 
 
-_REACH_KEPT = 50_000  # answers kept per battlefield (a game asks a few thousand)
+_REACH_KEPT = 5_000  # answers kept per battlefield: about a game's worth (some 5 MB)
 
 
 def _reach(game: Game, s: State, u: Unit) -> Reach:

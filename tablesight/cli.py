@@ -120,6 +120,8 @@ def cmd_bench_rules(args: argparse.Namespace) -> int:
 def cmd_bench_vision(args: argparse.Namespace) -> int:
     from .bench_vision import bench_vision
 
+    if args.game is not None:
+        return _bench_piles(args)
     result = bench_vision(quick=args.quick, seed=args.seed, uhd=args.uhd)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
@@ -172,6 +174,40 @@ def cmd_bench_vision(args: argparse.Namespace) -> int:
             total = stages.get("total", {})
             print(f"{mode} {size}: median {total.get('median')} ms, p95 {total.get('p95')} ms; "
                   + ", ".join(f"{k} {v['median']}" for k, v in stages.items() if k != "total"))
+    return 0
+
+
+def _bench_piles(args: argparse.Namespace) -> int:
+    from vision.layout import game_layout
+
+    from .bench_piles import bench_piles
+
+    game = installed_game(args.game).name
+    if not game_layout(game).piles:
+        raise UsageError(f"--game {game}: its pieces stand in places of the map; "
+                         "'tablesight bench vision' without --game measures those")
+    result = bench_piles(game, quick=args.quick, seed=args.seed)
+    if args.json:
+        json.dump(result, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    print(f"{game}: disks piled and scattered, {result['scenes_per_condition']} scenes a "
+          "condition; goals on the disks whose centres show")
+    print(f"{'condition':<10} {'size':<6} {'disks':>5} {'found':>6} {'id told':>7} "
+          f"{'unread':>6} {'id wrong':>8} {'false':>5} {'centre mm p50/p99':>17} "
+          f"{'on top told/undecided/wrong':>27}")
+    rows = [(n, k, m) for n, c in result["conditions"].items() for k, m in c.items()]
+    rows += [("all", k, m) for k, m in result["all"].items()]
+    for name, size, m in rows:
+        top = m["on_top"]
+        print(f"{name:<10} {size:<6} {m['disks_centre_showing']:>5} {m['found']:>6.3f} "
+              f"{m['identity_told']:>7.3f} {m['identity_unread']:>6} {m['identity_wrong']:>8} "
+              f"{m['disks_where_none_lies']:>5} "
+              f"{m['centre_error_mm']['median']:>8.2f}/{m['centre_error_mm']['p99']:<8.2f} "
+              f"{top['told']:>13}/{top['undecided']}/{top['wrong']} of {m['overlapping_pairs']}")
+    for size, t in result["timing"].items():
+        print(f"timing {size}: detect median {t['detect_median_ms']} ms, OpenCV's bare ArUco "
+              f"pass {t['aruco_median_ms']} ms: {t['ratio']}x")
     return 0
 
 
@@ -322,6 +358,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="also render four held-out scenes without figures and four "
                               "with at 3840x2160, as a 4K webcam sees them (about half an hour "
                               "more on 2 cores; not with --quick)")
+    bvision.add_argument("--game", help="a game whose pieces lie anywhere and on one "
+                         "another: its disks piled and scattered (found, identity, which "
+                         "lies on top, centre error)")
     bvision.add_argument("--json", action="store_true")
     bvision.set_defaults(func=cmd_bench_vision)
     bdevice = bench.add_parser("device", help="table box latency and throughput (simavr)")

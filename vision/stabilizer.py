@@ -14,7 +14,9 @@ regions keep their last committed contents and the rest of the board goes on; th
 observation names them in ``occluded``.
 
 Agreement is judged on what the camera sees reliably (how many bases of which owner in
-each region); sticker ids, which a figure can hide in one frame and show in the next,
+each region, and where: a region may be a whole battlefield, in which a disk moves
+without changing the count, so a base in a new place needs ``stable_frames`` frames
+there too); sticker ids, which a figure can hide in one frame and show in the next,
 are voted over the frames of the streak and the majority is reported. A first id needs
 ``min_reads`` readings among a base's last ``2 * stable_frames`` frames: a base a
 figure partly hides is read in some frames and not in others, and now and then one
@@ -28,6 +30,7 @@ the frames dispute.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
@@ -51,6 +54,7 @@ class _Track:
     diameter: float = 0.0  # mm, as the camera measures the outline
     last: int = 0  # the region's frame count when this base was last seen
     layers: deque = field(default_factory=lambda: deque(maxlen=8))  # disks under it, per frame
+    born: int = 0  # the region's frame count when this base was first seen here
 
 
 @dataclass
@@ -93,6 +97,22 @@ class Stabilizer:
         return tuple(sorted((b.owner or "?", b.sticker if b.sticker is not None else -1, b.tag,
                              b.layer) for b in committed))
 
+    @classmethod
+    def _same(cls, a: tuple, b: tuple) -> bool:
+        """The same bases in the same places. A region may be the whole battlefield of a
+        game of free placement: a disk flipped within it keeps the count, the id and the
+        layer, and only its place says it moved. Two bases with the same key are paired
+        in order of place; a place counts as the same within ``TRACK_MM`` (a track
+        follows a base that far from frame to frame), so a fit's jitter is no change."""
+        if cls._key(a) != cls._key(b):
+            return False
+
+        def placed(c: tuple) -> list:
+            return sorted(c, key=lambda o: (o.owner or "?", o.sticker if o.sticker is not None
+                                            else -1, o.tag, o.layer, o.x_mm, o.y_mm))
+        return all(math.hypot(p.x_mm - q.x_mm, p.y_mm - q.y_mm) < TRACK_MM
+                   for p, q in zip(placed(a), placed(b), strict=True))
+
     def push(self, det: Detection, t: float, frame: int) -> Observation | None:
         """Feed one frame; returns a new stable Observation when the board changed."""
         if not det.fix.found or (det.fix.from_memory and not det.bases and det.occluded):
@@ -130,12 +150,13 @@ class Stabilizer:
             else:
                 st.streak += 1
             self._vote(st, bases)
-            if st.streak >= self.k:
+            if st.streak >= self.k and self._settled(st):
                 committed = self._committed(st)
-                if st.committed is None or self._key(committed) != self._key(st.committed):
+                if st.committed is None or not self._same(committed, st.committed):
                     changed = True
                 st.committed = committed
-            differs = st.committed is not None and sig != self._signature(st.committed)
+            differs = st.committed is not None and (sig != self._signature(st.committed)
+                                                    or not self._settled(st))
             st.unsettled = st.unsettled + 1 if differs else 0
         self._dirty |= changed
         if not self._dirty:
@@ -162,7 +183,8 @@ class Stabilizer:
                 if d < TRACK_MM and (best is None or d < best[0]):
                     best = (d, tr)
             if best is None:
-                tr = _Track(b.x_mm, b.y_mm, deque(maxlen=2 * self.k), diameter=b.diameter_mm)
+                tr = _Track(b.x_mm, b.y_mm, deque(maxlen=2 * self.k), diameter=b.diameter_mm,
+                            born=st.frames)
                 st.tracks.append(tr)
             else:
                 tr = best[1]
@@ -172,6 +194,16 @@ class Stabilizer:
             tr.recent.append((b.owner, b.tag, b.sticker))
             tr.layers.append(b.layer)
             tr.confidence = max(tr.confidence, b.confidence)
+        # A place left behind (a disk flipped away within the region) is forgotten once
+        # no frame has shown it for a while.
+        st.tracks = [tr for tr in st.tracks if st.frames - tr.last < 2 * self.k]
+
+    def _settled(self, st: _Region) -> bool:
+        """Every base seen now has been seen in its place for ``stable_frames`` frames.
+        The count alone does not say so when a base moved within the region: its new
+        place needs as many frames as a new count, and as many readings of its id."""
+        return all(st.frames - tr.born + 1 >= self.k for tr in st.tracks
+                   if tr.last == st.frames)
 
     def _committed(self, st: _Region) -> tuple:
         out = []

@@ -27,6 +27,16 @@ def board(s: Session, frame: int, where: dict[str, tuple[float, float]]) -> Obse
     return Observation(float(frame), frame, {"battlefield": bases})
 
 
+def charging() -> Session:
+    """Deployed, round 1: Ann plays Charge, Bob Hold Fast; Ann resolves first."""
+    s = new_session()
+    for cmd in OPENING:
+        s.command(cmd)
+    s.command({"do": "action", "action": "p1 command charge"})
+    s.command({"do": "action", "action": "p2 command hold-fast"})
+    return s
+
+
 def on_field(s: Session) -> dict[str, tuple[float, float]]:
     return {r: (d.x, d.y) for r, d in s.state.disks.items() if d.place == "field"}
 
@@ -84,11 +94,7 @@ def test_the_camera_sees_a_deployment_a_flip_and_a_disk_hidden_under_another() -
 
 
 def test_a_disk_landed_on_is_seen_less_closely_and_still_explains_the_flip() -> None:
-    s = new_session()
-    for cmd in OPENING:
-        s.command(cmd)
-    s.command({"do": "action", "action": "p1 command charge"})
-    s.command({"do": "action", "action": "p2 command hold-fast"})
+    s = charging()
     # A Plaguebearer of Bob's stands in the middle (put there by a correction).
     s.command({"do": "correct", "piece": "p2#1", "to": "680.0,380.0"})
     # The Silver Helms flip three times onto its edge; the camera fits the Plaguebearer
@@ -101,3 +107,44 @@ def test_a_disk_landed_on_is_seen_less_closely_and_still_explains_the_flip() -> 
     # Tyrion seen further than his three flips reach: no move explains it.
     s.observe(board(s, 2, on_field(s) | {"p1#0": (300.0, 450.0)}))
     assert s.desync and "Tyrion" in str(s.desync)
+
+
+def test_a_disk_flipped_against_the_edge_and_read_just_beyond_it_is_on_the_edge() -> None:
+    """A disk put down against the battlefield's edge is read up to the camera's error
+    beyond it: that is the flip to the edge, the disk moved just inside. Further out is
+    no flip the rules allow."""
+    s = charging()
+    spear = s.state.disks["p1#1"]  # 45 mm across, at 420,150 on a battlefield from 76 mm
+    assert (spear.x, spear.y) == (420.0, 150.0)
+    # Two flips toward the near edge: its centre at most 22.5 mm from it, read at 96.5.
+    s.observe(board(s, 1, on_field(s) | {"p1#1": (400.0, 96.5)}))
+    assert not s.desync, s.desync
+    spear = s.state.disks["p1#1"]
+    assert spear.activated and (spear.x, spear.y) == (400.0, 98.5)
+    # Another disk read 8 mm beyond the edge: off the battlefield, not explained.
+    s.observe(board(s, 2, on_field(s) | {"p1#2": (500.0, 90.5)}))
+    assert s.desync and "High Elf Spearmen 2" in str(s.desync)
+
+
+def test_a_casualty_lies_where_it_was_until_taken_off() -> None:
+    """The Hellcannon's shot makes the Archers a casualty: until a hand takes them off,
+    the camera still sees them where they lay, and that is no desync. Taken off, they
+    are forgotten; put back on the battlefield elsewhere, they are to be taken off."""
+    s = charging()
+    s.command({"do": "correct", "piece": "p1#3", "to": "640.0,800.0"})
+    s.command({"do": "action", "action": "p1 hold p1#3"})
+    s.command({"do": "action", "action": "p1 hold p1#0"})
+    s.command({"do": "action", "action": "p1 done"})
+    before = on_field(s)
+    s.command({"do": "action", "action": "p2 shoot p2#3 p1#3"})
+    s.command({"do": "action", "action": "p2 dice hit,hit,critical"})
+    s.command({"do": "action", "action": "p2 d6 6,6,6"})
+    assert s.state.disks["p1#3"].place == "casualty"
+    s.observe(board(s, 1, before))  # the Archers still lie there
+    assert not s.desync, s.desync
+    assert "p1#3" in s.referee.camera.lingering
+    gone = {r: xy for r, xy in before.items() if r != "p1#3"}
+    s.observe(board(s, 2, gone))
+    assert not s.desync and "p1#3" not in s.referee.camera.lingering
+    s.observe(board(s, 3, gone | {"p1#3": (640.0, 600.0)}))
+    assert s.desync and "take Ann's High Elf Archers off" in str(s.desync)

@@ -63,8 +63,8 @@ def test_piles_of_disks_are_taken_apart_and_the_top_is_never_guessed() -> None:
     print(f"\npiles: {found} of {12 * 8} disks found, the top one told in {decided} of "
           f"{pairs} pairs, wrong {wrong}")
     assert wrong == 0
-    assert found >= 0.9 * 12 * 8  # measured: 90 of 96
-    assert decided >= 0.55 * pairs  # measured: 32 of 45
+    assert found >= 0.95 * 12 * 8  # measured: 96 of 96
+    assert decided >= 0.6 * pairs  # measured: 34 of 48
 
 
 def test_touching_bases_are_side_by_side_not_a_pile() -> None:
@@ -94,3 +94,60 @@ def test_the_steady_board_carries_the_layer() -> None:
     assert obs is not None
     seen = sorted(b.layer for bs in obs.regions.values() for b in bs)
     assert seen == sorted(b.layer for b in det.bases)
+
+
+def test_a_disk_flipped_within_the_battlefield_is_a_new_board() -> None:
+    """The whole mat is one region: a disk flipped across it keeps the count, its id and
+    its layer, and only its place says it moved. The steady board follows it there; a
+    fit's jitter of a few millimetres publishes nothing."""
+    lay = _mat()
+    x0, y0 = lay.regions[0].bbox[:2]
+    stay = Base(x0 + 120, y0 + 120, "p1", 3, 50.0, 20.0, 0.0, "stay")
+    before = Base(x0 + 300, y0 + 200, "p2", 17, 64.0, 40.0, 0.0, "flipped")
+    after = Base(before.x + 64.0, before.y, "p2", 17, 64.0, 220.0, 0.0, "flipped")
+    renderer, detector = SceneRenderer(lay), Detector(lay)
+
+    def seen(bases: list[Base], seed: int):
+        return detector.detect(renderer.render(Scene(lay, bases), Conditions(),
+                                               size=(1600, 1200), seed=seed))
+
+    stab = Stabilizer()
+    frames = [seen([stay, before], 0)] * 8 + [seen([stay, before], 1)] * 8 \
+        + [seen([stay, after], 2)] * 8
+    published = []
+    for f, det in enumerate(frames):
+        obs = stab.push(det, f / 30, f)
+        if obs is not None:
+            published.append((f, {b.sticker: (b.x_mm, b.y_mm) for bs in obs.regions.values()
+                                  for b in bs}))
+    assert [f for f, _ in published] == [3, 19]
+    x, y = published[1][1][17]
+    assert math.hypot(x - after.x, y - after.y) < 2.0
+
+
+def test_a_disk_lying_within_another_s_outline_is_found_on_top() -> None:
+    """A small disk flipped onto a large one adds nothing (or a sliver) to the pile's
+    outline. Its sticker's white centre finds it, with its own size; lying within the
+    other's outline it is on top. Under a tilt, too; the large disk is still found."""
+    lay = _mat()
+    x0, y0 = lay.regions[0].bbox[:2]
+    found = 0
+    for trial, (dx, dy) in enumerate([(0, 0), (12, -8), (-20, 10), (15, 20)]):
+        big = Base(x0 + 150 + 150 * (trial % 2), y0 + 150 + 100 * (trial // 2), "p1", 2,
+                   89.0, 30.0 * trial, 0.0, "big")
+        small = Base(big.x + dx, big.y + dy, "p2", 19, 45.0, 70.0 * trial, 0.0, "small")
+        cond = Conditions(tilt_deg=20 * (trial % 2), noise=2)
+        det = Detector(lay).detect(SceneRenderer(lay).render(Scene(lay, [big, small]), cond,
+                                                             size=(1600, 1200), seed=trial))
+        assert len(det.bases) == 2, det.bases
+        for b in (big, small):
+            seen = min(det.bases, key=lambda s: math.hypot(s.x_mm - b.x, s.y_mm - b.y)
+                       + abs(s.diameter_mm - b.diameter))
+            assert math.hypot(seen.x_mm - b.x, seen.y_mm - b.y) < 3.0
+            assert abs(seen.diameter_mm - b.diameter) < 8.0  # the outline reads wider
+            assert seen.sticker in (b.tag, None)
+            assert seen.layer == (1 if b is small else 0)
+            found += seen.sticker == b.tag
+    # Measured: every small disk read, and the large one in 3 of 4 (in one its ring is
+    # too much hidden by the small disk to read).
+    assert found >= 7

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from table.session import GameLog
+from tests.demo_log import sources_and_events
 
 
 def test_the_warseer_demo_plays_to_the_last_feat_and_the_winner(tmp_path, capsys) -> None:
@@ -22,12 +23,7 @@ def test_the_warseer_demo_plays_to_the_last_feat_and_the_winner(tmp_path, capsys
     log = GameLog(db)
     game = log.games()[0]
     assert game.game == "warseer" and game.status == "over"
-    sources: dict[str, set[str]] = {}
-    events: set[str] = set()
-    for e in log.entries(game.id, ("action",)):
-        d = e.to_dict()
-        sources.setdefault(d["action"].split()[1], set()).add(d["source"])
-        events |= {ev["kind"] for ev in d["events"]}
+    sources, events = sources_and_events(log, game.id)
     assert sources["deploy"] == {"camera"} and sources["move"] == {"camera"}
     assert sources["summon"] == {"camera"}
     assert sources["roll"] == {"box"}

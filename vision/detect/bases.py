@@ -47,6 +47,9 @@ class BaseCandidate:
     round: bool = True
     # One of a blob of touching pieces taken apart into discs (``clusters.py``).
     grouped: bool = False
+    # Found by its sticker's white centre, seen whole (``piles.within``): nothing lies
+    # on its centre.
+    centre_seen: bool = False
 
 
 class BaseFinder:

@@ -20,17 +20,30 @@ A disk is called on top only when its score is clearly the larger (``TOP_RATIO``
 and ``TOP_MARGIN`` grey levels a pixel more); otherwise the pair is left undecided, never
 guessed. Measured on rendered piles of mixed sizes: ``tests/vision/test_piles.py``.
 
-``layer`` is how many disks lie under a disk (0: on the table).
+**A disk lying within a pile's outline** (a small disk flipped onto a large one) adds
+no arc of its own to the border, or too short a one. Its sticker still shows: every
+sticker's centre is white (``tags.INNER`` of its radius), a round patch as bright as the
+paper inside the foreground. A round white patch ringed by the sticker's colours that no
+disk found explains is the centre of one more disk, its size in proportion
+(``centres``). The white centre of a disk partly under another is cut by the disk on
+it, so it is no round patch and adds nothing.
+
+``layer`` is how many disks lie under a disk (0: on the table). A disk seen lying wholly
+within another's outline is on top of it: under it, it could not be seen at all. So is
+one whose white centre shows whole within the other's outline: under it, that centre
+would be covered.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
+from .. import tags
 from ..shrink import halve
 from .bases import BaseCandidate
 from .circles import fitted, through_three
@@ -56,15 +69,36 @@ def _any_overlap(discs: Sequence[BaseCandidate], px_per_mm: float) -> bool:
 
 
 def circles_on(border: np.ndarray, r_min: float, r_max: float,
-             rng: np.random.Generator, most: int = MAX_DISKS
-             ) -> list[tuple[float, float, float]]:
+             rng: np.random.Generator, most: int = MAX_DISKS,
+             known: Sequence[BaseCandidate] = ()) -> list[tuple[float, float, float]]:
     """Circles of base size that the border's points lie on, most points first (at most
-    ``most``)."""
+    ``most``). ``known``: disks already found by their centres, first in the answer; the
+    border points near each tell its radius more closely than the centre's size did,
+    and are no evidence for another circle."""
     pts = border.astype(np.float64)
     left = np.ones(len(pts), bool)
     out: list[tuple[float, float, float]] = []
     tol = 1.5
-    for _ in range(most):
+    for k in known:
+        # Its outline: the distance from its centre at which most border points lie
+        # (another disk's outline crosses at varying distances), then the circle fitted
+        # to the points there, if it keeps the centre. The centre's size is only a
+        # first guess: the outline reads wider (the rim, the shadow).
+        cx, cy, rad = k.x, k.y, k.radius
+        d = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
+        window = (d > KNOWN_SIZES[0] * rad) & (d < KNOWN_SIZES[1] * rad)
+        if window.sum() >= 0.25 * 2 * math.pi * rad:  # as a circle found on it
+            hist, edges = np.histogram(d[window], bins=np.arange(
+                KNOWN_SIZES[0] * rad, KNOWN_SIZES[1] * rad + tol, tol))
+            peak = float(edges[int(np.argmax(hist))]) + tol / 2
+            on = np.abs(d - peak) < 2 * tol
+            if on.sum() >= 0.25 * 2 * math.pi * peak:
+                fx, fy, fr = fitted(pts[on, 0], pts[on, 1])
+                if math.hypot(fx - cx, fy - cy) < 2 * tol:  # else another disk's outline
+                    cx, cy, rad = float(fx), float(fy), float(fr)
+        out.append((cx, cy, rad))
+        left &= np.abs(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) - rad) >= 2 * tol
+    for _ in range(most - len(out)):
         idx = np.flatnonzero(left)
         if len(idx) < 12:
             break
@@ -92,11 +126,42 @@ def circles_on(border: np.ndarray, r_min: float, r_max: float,
 
 
 def split(mask: np.ndarray, cands: list[BaseCandidate], r_min: float, r_max: float,
-          px_per_mm: float, hand: np.ndarray | None = None) -> list[BaseCandidate]:
+          px_per_mm: float, hand: np.ndarray | None = None,
+          seeds: Sequence[BaseCandidate] = ()) -> list[BaseCandidate]:
     """The candidates, with each pile of disks taken apart into its disks. ``hand``
     (half resolution, as the occlusion stage gives it): blobs touching it are left as
-    they are (a hand's fingers are no pile; the candidates under it are dropped later)."""
-    if not cands:
+    they are (a hand's fingers are no pile; the candidates under it are dropped later).
+    ``seeds``: disks found by their stickers' white centres (``centres``); each is one
+    disk of its blob, whatever the outline says."""
+    cands, unexplained = _seeded(cands, seeds)
+    return _split(mask, cands, r_min, r_max, px_per_mm, hand, unexplained, seeds)
+
+
+def _matches(c: BaseCandidate, s: BaseCandidate) -> bool:
+    """``s`` (a white centre's disk) is ``c``'s own centre."""
+    return (math.hypot(c.x - s.x, c.y - s.y) < SAME_CENTRE * c.radius
+            and abs(c.radius - s.radius) < SAME_SIZE * c.radius)
+
+
+def _seeded(cands: list[BaseCandidate], seeds: Sequence[BaseCandidate]
+            ) -> tuple[list[BaseCandidate], list[BaseCandidate]]:
+    """(the candidates, those whose white centres were seen marked so; the seeds no
+    candidate explains: a disk within a blob's outline, or one the outline's fit placed
+    wrong, whose blob is then taken apart with the seeds as known disks)."""
+    out, used = [], set()
+    for c in cands:
+        own = next((i for i, sd in enumerate(seeds) if _matches(c, sd)), None)
+        if own is not None:
+            used.add(own)
+            c = replace(c, centre_seen=True)
+        out.append(c)
+    return out, [sd for i, sd in enumerate(seeds) if i not in used]
+
+
+def _split(mask: np.ndarray, cands: list[BaseCandidate], r_min: float, r_max: float,
+           px_per_mm: float, hand: np.ndarray | None, unexplained: list[BaseCandidate],
+           seeds: Sequence[BaseCandidate]) -> list[BaseCandidate]:
+    if not cands and not unexplained:
         return cands
     # Nothing to take apart when every disc is round and none overlaps another: the
     # common case (every frame of a grid game), decided without looking at the mask.
@@ -107,7 +172,7 @@ def split(mask: np.ndarray, cands: list[BaseCandidate], r_min: float, r_max: flo
                 if not hand[min(rows - 1, int(c.y) // 2), min(cols - 1, int(c.x) // 2)]]
     else:
         free = cands
-    if all(c.round for c in free) and not _any_overlap(free, px_per_mm):
+    if not unexplained and all(c.round for c in free) and not _any_overlap(free, px_per_mm):
         return cands
     # Blobs are labelled at half resolution (a quarter of the pixels: this runs on every
     # frame); only a blob that needs taking apart is read at full resolution.
@@ -115,34 +180,98 @@ def split(mask: np.ndarray, cands: list[BaseCandidate], r_min: float, r_max: flo
     by_blob: dict[int, list[BaseCandidate]] = {}
     for c in cands:
         by_blob.setdefault(_label_of(labels, c), []).append(c)
+    centred: dict[int, list[BaseCandidate]] = {}
+    for sd in seeds:
+        centred.setdefault(_label_of(labels, sd), []).append(sd)
+    odd = {_label_of(labels, sd) for sd in unexplained}
     rng = np.random.default_rng(7)  # the same frame gives the same answer
     out: list[BaseCandidate] = []
-    for lab, members in by_blob.items():
+    for lab in sorted(by_blob.keys() | odd):
+        members = by_blob.get(lab, [])
         overlapping = _any_overlap(members, px_per_mm)
         sx, sy, sw, sh = (int(v) for v in stats[lab, :4])  # half resolution
         x, y, bw, bh = 2 * sx, 2 * sy, 2 * sw, 2 * sh
-        if lab == 0 or (not overlapping and _fits_box(stats[lab], (x, y, bw, bh), members)):
+        if lab == 0 or (lab not in odd and not overlapping
+                        and _fits_box(stats[lab], (x, y, bw, bh), members)):
             out += members  # separate discs, alone or side by side: nothing to take apart
             continue
         if hand is not None and hand[sy:sy + sh, sx:sx + sw].any():
             out += members  # under a hand: the occlusion stage's
             continue
+        known = [replace(sd, centre_seen=True) for sd in centred.get(lab, [])]
         x0, y0 = max(0, x - 2), max(0, y - 2)
         crop = mask[y0:y + bh + 2, x0:x + bw + 2]
-        blob, border = _blob_at(crop, [(c.x - x0, c.y - y0) for c in members])
+        blob, border = _blob_at(crop, [(c.x - x0, c.y - y0) for c in members + known])
         if blob is None or len(border) > MAX_BORDER:
             out += members
             continue
-        if not overlapping and _explains(blob, (x0, y0), members):
+        if lab not in odd and not overlapping and _explains(blob, (x0, y0), members):
             out += members
             continue
-        circles = circles_on(border + np.array([x0, y0]), r_min, r_max, rng)
-        fitted = _own_part([BaseCandidate(cx, cy, r, r) for cx, cy, r in circles], blob,
-                           (x0, y0))
-        if fitted and _explains(blob, (x0, y0), fitted):
+        circles = circles_on(border + np.array([x0, y0]), r_min, r_max, rng, known=known)
+        fitted = [replace(k, x=cx, y=cy, radius=r)
+                  for k, (cx, cy, r) in zip(known, circles, strict=False)]
+        fitted += _own_part([BaseCandidate(cx, cy, r, r) for cx, cy, r in
+                             circles[len(known):]], blob, (x0, y0), fitted)
+        if fitted and (_explains(blob, (x0, y0), fitted) or (
+                len(fitted) == len(known) and _explains(blob, (x0, y0), fitted, SEEDED))):
             out += fitted
         else:
-            out += members  # not a pile of disks: what the distance transform found
+            # Not a pile of disks: what the distance transform found, and the disks
+            # whose centres were seen where it found none.
+            out += members + [k for k in known if not any(_matches(c, k) for c in members)]
+    return out
+
+
+WHITE = 0.75  # of the paper's brightness: a sticker's white centre (its colours are darker)
+ROUND = 0.8  # a white patch fills this much of its enclosing circle: a centre, not a cut one
+RINGED = 0.8  # of the points round a white centre that must be the sticker's colours
+HOLE_OF = tags.INNER  # a sticker's white centre, of its disk's radius (the sticker's
+# own margin makes it a little smaller: this is the cautious side)
+KNOWN_SIZES = (0.85, 1.3)  # of the size its white centre says: where its outline may lie
+# A white centre this near a disk's centre and of a size this near its own is that
+# disk's (the outline reads a little wider than the disk: its rim and shadow).
+SAME_CENTRE, SAME_SIZE = 0.12, 0.2  # of its radius
+# Disks found by their centres, each: they explain their blob when they cover this much
+# of it. The foreground bridges two disks lying a few millimetres apart (a web between
+# them, 15 % of the blob for two 64 mm disks 3 mm apart), which no disk covers.
+SEEDED = 0.75
+
+
+def centres(gray: np.ndarray, illum: np.ndarray, mask: np.ndarray, r_min: float,
+            r_max: float, sticker_fraction: float) -> list[BaseCandidate]:
+    """The disks whose stickers' white centres show whole: round patches as bright as
+    the paper inside the foreground, ringed by the sticker's colours, each the centre of
+    a disk of proportionate size lying wholly in the foreground (see the module's
+    note)."""
+    hole = tags.INNER * sticker_fraction  # the white centre's radius over the disk's
+    h, w = gray.shape
+    bright = ((gray >= WHITE * illum) & (mask > 0)).astype(np.uint8)
+    n, labels, stats, middles = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    ang = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    out = []
+    for k in range(1, n):
+        area = float(stats[k, cv2.CC_STAT_AREA])
+        radius = math.sqrt(area / math.pi) / hole
+        if not r_min * 0.85 <= radius <= r_max:
+            continue
+        x, y, bw, bh = (int(v) for v in stats[k, :4])
+        pts = cv2.findNonZero((labels[y:y + bh, x:x + bw] == k).astype(np.uint8))
+        _, enclosing = cv2.minEnclosingCircle(pts)
+        if area < ROUND * math.pi * max(enclosing, 1.0) ** 2:
+            continue  # cut by a disk lying on it, or no centre at all
+        cx, cy = float(middles[k][0]), float(middles[k][1])
+        # Ringed by the sticker's colours (inside its coded annulus), and the whole disk
+        # in the foreground.
+        xs = np.clip(np.round(cx + 0.65 * radius * np.cos(ang)), 0, w - 1).astype(int)
+        ys = np.clip(np.round(cy + 0.65 * radius * np.sin(ang)), 0, h - 1).astype(int)
+        if np.mean(gray[ys, xs] < WHITE * illum[ys, xs]) < RINGED:
+            continue
+        xs = np.clip(np.round(cx + 0.9 * radius * np.cos(ang)), 0, w - 1).astype(int)
+        ys = np.clip(np.round(cy + 0.9 * radius * np.sin(ang)), 0, h - 1).astype(int)
+        if not (mask[ys, xs] > 0).all():
+            continue
+        out.append(BaseCandidate(cx, cy, radius, radius))
     return out
 
 
@@ -191,22 +320,23 @@ def _blob_at(crop: np.ndarray, centres: Sequence[tuple[float, float]]
     return None, np.zeros((0, 2), int)
 
 
-def _own_part(disks: list[BaseCandidate], blob: np.ndarray,
-              at: tuple[int, int]) -> list[BaseCandidate]:
+def _own_part(disks: list[BaseCandidate], blob: np.ndarray, at: tuple[int, int],
+              kept: Sequence[BaseCandidate] = ()) -> list[BaseCandidate]:
     """The disks that each account for a part of the blob no other covers (a tenth of
     their own area): a circle fitted to what other disks' borders left over is not a
-    disk of its own."""
+    disk of its own. ``kept``: disks known to be there (found by their centres), which
+    cover their part but are never dropped."""
     disks = list(disks)
-    while len(disks) > 1:
+    while len(disks) > (0 if kept else 1):
         drawn = []
-        for d in disks:
+        for d in [*disks, *kept]:
             m = np.zeros_like(blob)
             cv2.circle(m, (int(round(d.x - at[0])), int(round(d.y - at[1]))),
                        int(round(d.radius)), 1, -1)
             drawn.append(m & blob)
         total = np.sum(drawn, axis=0)
         own = [float(((m > 0) & (total == 1)).sum()) / (math.pi * d.radius ** 2)
-               for m, d in zip(drawn, disks, strict=True)]
+               for m, d in zip(drawn, disks, strict=False)]
         worst = int(np.argmin(own))
         if own[worst] >= 0.1:
             break
@@ -214,11 +344,12 @@ def _own_part(disks: list[BaseCandidate], blob: np.ndarray,
     return disks
 
 
-def _explains(blob: np.ndarray, at: tuple[int, int], disks: Sequence[BaseCandidate]) -> bool:
+def _explains(blob: np.ndarray, at: tuple[int, int], disks: Sequence[BaseCandidate],
+              share: float = 0.88) -> bool:
     """The disks cover the blob (88 % of it: contact shadows widen a blob, more under a
     tilted camera) and little beyond it."""
     inside, outside = coverage(blob, at, [(d.x, d.y, d.radius) for d in disks])
-    return inside >= 0.88 and outside <= 0.12
+    return inside >= share and outside <= 0.12
 
 
 def coverage(blob: np.ndarray, at: tuple[int, int],
@@ -268,6 +399,22 @@ def layers(gray: np.ndarray, cands: Sequence[BaseCandidate], px_per_mm: float) -
         gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8
         gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8
         for i, j in pairs:
+            a, b = cands[i], cands[j]
+            apart = math.hypot(a.x - b.x, a.y - b.y)
+            if b.radius - a.radius - apart > 2 * px_per_mm:  # a wholly within b: on top
+                under[i].add(j)
+                continue
+            if a.radius - b.radius - apart > 2 * px_per_mm:
+                under[j].add(i)
+                continue
+            # A disk whose white centre shows whole, that centre within the other's
+            # outline: were it under the other, its centre would be covered.
+            if a.centre_seen and apart < b.radius - HOLE_OF * a.radius:
+                under[i].add(j)
+                continue
+            if b.centre_seen and apart < a.radius - HOLE_OF * b.radius:
+                under[j].add(i)
+                continue
             si = _score(gx, gy, cands[i], cands[j], px_per_mm)
             sj = _score(gx, gy, cands[j], cands[i], px_per_mm)
             if si is None or sj is None:

@@ -31,7 +31,7 @@ from .framing import Framing, framing
 from .identify import Identifier, Identity
 from .locate import MapFix, MapLocator
 from .occlusion import OcclusionFinder
-from .piles import layers, split
+from .piles import centres, layers, split
 from .tone import ToneReader
 from .workarea import Box
 
@@ -334,8 +334,11 @@ class Detector:
         # Disks lying on one another, taken apart (not under a hand: fingers are no pile);
         # the outline reads up to 4 mm wider than the disk (its rim and shadow).
         s = self.cfg.px_per_mm
+        seeds = centres(fg.gray, fg.illum, fg.mask, self.finder.r_min,
+                        self.finder.r_max + 4.0 * s, self.cfg.sticker_fraction) \
+            if self.layout.piles else []
         cands = split(fg.mask, cands, self.finder.r_min * 0.85, self.finder.r_max + 4.0 * s,
-                      s, hand)
+                      s, hand, seeds)
         t4 = time.perf_counter()
         t["occlusion"] = (t4 - t3) * 1000
         kept = []

@@ -113,11 +113,18 @@ function fitName(name, room) {
 }
 
 // A name on a disk too small for it: the words' initials and its number ("High Elf
-// Spearmen 2" reads "HES2"), which tell disks apart where "Hig…" does not; a single word
-// is cut short. Tapping the disk gives the whole name.
+// Spearmen 2" reads "HES2"), which tell disks apart where "Hig…" does not; one word and
+// a number keep the word's first letters ("Plaguebearers 2" reads "Pla2", not "P2",
+// which reads like a player); a single word is cut short. Tapping the disk gives the
+// whole name.
 function discName(name, room) {
   if (name.length <= room) return name;
   const words = name.split(" ");
+  const named = words.filter((w) => !/^[0-9]+$/.test(w));
+  if (named.length === 1 && words.length > 1) {
+    const number = words.filter((w) => /^[0-9]+$/.test(w)).join("");
+    return named[0].slice(0, Math.max(2, room - number.length)) + number;
+  }
   if (words.length > 1) {
     const short = words.map((w) => (/^[0-9]+$/.test(w) ? w : w[0].toUpperCase())).join("");
     if (short.length <= Math.max(room, 3)) return short;

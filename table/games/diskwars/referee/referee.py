@@ -112,6 +112,12 @@ class DiskwarsReferee(Referee):
     def diagnose(self, state: State, obs: Observation) -> list[str]:
         return self.camera.diagnose(state, obs)
 
+    def played(self, before: State, after: State, action: Any, source: str = "") -> None:
+        self.camera.played(before, after)
+
+    def settle(self, verdict: Reconciliation) -> None:
+        self.camera.settle(verdict)
+
     # -- corrections and views --------------------------------------------------------------
     def correct(self, state: State, body: dict[str, Any]) -> State:
         """A disk put where it lies (``to``: a point, ``reserve`` or ``casualty``),

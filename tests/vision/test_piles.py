@@ -64,7 +64,7 @@ def test_piles_of_disks_are_taken_apart_and_the_top_is_never_guessed() -> None:
           f"{pairs} pairs, wrong {wrong}")
     assert wrong == 0
     assert found >= 0.95 * 12 * 8  # measured: 96 of 96
-    assert decided >= 0.6 * pairs  # measured: 34 of 48
+    assert decided >= 0.6 * pairs  # measured: 33 of 48
 
 
 def test_touching_bases_are_side_by_side_not_a_pile() -> None:

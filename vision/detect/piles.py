@@ -186,7 +186,8 @@ def _split(mask: np.ndarray, cands: list[BaseCandidate], r_min: float, r_max: fl
     odd = {_label_of(labels, sd) for sd in unexplained}
     rng = np.random.default_rng(7)  # the same frame gives the same answer
     out: list[BaseCandidate] = []
-    for lab in sorted(by_blob.keys() | odd):
+    # (in the candidates' order: the stages after read them in it)
+    for lab in [*by_blob, *(lab for lab in odd if lab not in by_blob)]:
         members = by_blob.get(lab, [])
         overlapping = _any_overlap(members, px_per_mm)
         sx, sy, sw, sh = (int(v) for v in stats[lab, :4])  # half resolution

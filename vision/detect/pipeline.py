@@ -32,8 +32,10 @@ from .identify import Identifier, Identity
 from .locate import MapFix, MapLocator
 from .occlusion import OcclusionFinder
 from .piles import centres, layers, split
+from .pose import camera_over_board
 from .tone import ToneReader
-from .workarea import Box
+from .view import TOP_BEYOND_OUTLINE
+from .workarea import Box, WorkArea
 
 BLOCK = 16  # frame pixels: frames are compared in blocks of this size (their grey means)
 # ... and in cells of this size inside them: a sticker swapped for another of the same
@@ -261,6 +263,26 @@ class Detector:
             return None
         return inner, outer
 
+    def _as_outlines(self, seeds: list[BaseCandidate], homography: np.ndarray,
+                     size: tuple[int, int], area: WorkArea) -> list[BaseCandidate]:
+        """Disks found by their white centres, each moved to where its outline's centre
+        would be found. A sticker lies on its disk's top, which a tilted camera sees
+        displaced away from its foot; an outline holds foot, side and top, and the
+        stages after this take its centre for that (``view.on_top``), so every disk is
+        reported and read alike."""
+        camera = camera_over_board(homography, size, self.cfg.camera_hfov_deg)
+        lift = self.cfg.base_height_mm
+        if not seeds or camera is None or camera[2] <= lift:
+            return seeds
+        k = 1.0 + TOP_BEYOND_OUTLINE * lift / (camera[2] - lift)
+        out = []
+        for sd in seeds:
+            x, y = area.to_mm(sd.x, sd.y)
+            x, y = camera[0] + (x - camera[0]) / k, camera[1] + (y - camera[1]) / k
+            out.append(replace(sd, x=(x - area.origin[0]) * area.scale,
+                               y=(y - area.origin[1]) * area.scale))
+        return out
+
     def detect(self, frame: np.ndarray) -> Detection:
         if frame is None or frame.ndim not in (2, 3) or frame.size == 0:
             raise ValueError("not an image")
@@ -334,9 +356,9 @@ class Detector:
         # Disks lying on one another, taken apart (not under a hand: fingers are no pile);
         # the outline reads up to 4 mm wider than the disk (its rim and shadow).
         s = self.cfg.px_per_mm
-        seeds = centres(fg.gray, fg.illum, fg.mask, self.finder.r_min,
-                        self.finder.r_max + 4.0 * s, self.cfg.sticker_fraction) \
-            if self.layout.piles else []
+        seeds = self._as_outlines(centres(
+            fg.gray, fg.illum, fg.mask, self.finder.r_min, self.finder.r_max + 4.0 * s,
+            self.cfg.sticker_fraction), h, det.size, fg.area) if self.layout.piles else []
         cands = split(fg.mask, cands, self.finder.r_min * 0.85, self.finder.r_max + 4.0 * s,
                       s, hand, seeds)
         t4 = time.perf_counter()

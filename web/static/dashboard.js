@@ -397,7 +397,7 @@ function renderBoard() {
   for (const piece of loose) out += discOf(piece, k, can);
   out += onTop;
   for (const ln of b.lines) out += lineOf(ln, chipBoxes, k);
-  out += ringsOf(snap.prompt.rings || {}, k);
+  out += ringsOf(snap.prompt.rings || {}, k, b.frame);
   out += shapesOf(snap.prompt.shapes || [], k, b.frame);
   svg.setAttribute("viewBox", b.frame.join(" "));
   setHTML(svg, out);
@@ -414,17 +414,28 @@ function shownShapes(shapes) {
 }
 
 // Distances the rules measure from a piece (a disk's range bands), drawn round the
-// picked piece as thin rings, each named where it crosses the piece's right.
-function ringsOf(rings, k) {
+// picked piece as thin rings. Each is named where it crosses a ray of its own, turned
+// a little more for each ring and toward the board's middle: side by side on one line
+// the names ran into one another ("mediulong"), and by an edge they left the board.
+function ringsOf(rings, k, frame) {
   const piece = selected && selected.piece && pieceOf(selected.piece);
   const mine = piece && piece.at && rings[piece.ref];
   if (!mine) return "";
   const [x, y] = piece.at;
-  return mine.map((r) => `<g class="ring"><circle cx="${x}" cy="${y}" r="${r.radius}" ` +
-    `fill="none" stroke="#e8e8e8" stroke-width="${1.5 * k}" ` +
-    `stroke-dasharray="${3 * k} ${4 * k}" opacity="0.8"/>` +
-    `<text x="${x + r.radius + 3 * k}" y="${y - 3 * k}" font-size="${13 * k}" ` +
-    `fill="#e8e8e8">${esc(r.label)}</text></g>`).join("");
+  const [fx, fy, fw, fh] = frame;
+  const down = y < fy + fh / 2 ? 1 : -1;
+  const right = x < fx + fw / 2 ? 1 : -1;
+  return mine.map((r, i) => {
+    const a = (20 + 22 * i) * Math.PI / 180;
+    const tx = x + right * r.radius * Math.cos(a);
+    const ty = y + down * r.radius * Math.sin(a);
+    return `<g class="ring"><circle cx="${x}" cy="${y}" r="${r.radius}" ` +
+      `fill="none" stroke="#e8e8e8" stroke-width="${1.5 * k}" ` +
+      `stroke-dasharray="${3 * k} ${4 * k}" opacity="0.8"/>` +
+      `<text x="${tx + right * 3 * k}" y="${ty + (down > 0 ? 12 : -3) * k}" ` +
+      `font-size="${13 * k}" text-anchor="${right > 0 ? "start" : "end"}" ` +
+      `fill="#e8e8e8">${esc(r.label)}</text></g>`;
+  }).join("");
 }
 
 function shapesOf(shapes, k, frame) {

@@ -189,6 +189,9 @@ Action = (Draw | Return | Deploy | Summon | Move | Declare | Roll | Modify | Pas
           | Advance | Counterblow | Play | Use | Discard | PlayFeat | SpendFeat | EndTurn)
 
 
+ANSWERS_KEPT = 20_000  # lists and actions kept per battlefield: some 50 games' worth
+
+
 def made_once(kept: dict[Any, Any], cls: Callable[..., Action], head: tuple[Any, ...],
               lasts: tuple[Any, ...]) -> tuple[Action, ...]:
     """``cls(*head, x)`` for each ``x`` of ``lasts``. Actions are values, so lists the
@@ -199,6 +202,11 @@ def made_once(kept: dict[Any, Any], cls: Callable[..., Action], head: tuple[Any,
     key = (cls, head, lasts)
     found = kept.get(key)
     if found is None:
+        if len(kept) >= ANSWERS_KEPT:
+            # A table plays game after game on one battlefield: lists keep coming that
+            # were never met before (some 400 a game), and kept they all would grow
+            # without end. Past this many, they are made afresh.
+            kept.clear()
         one = kept.get((cls, head))
         if one is None:
             one = kept[(cls, head)] = {}

@@ -16,7 +16,9 @@ from typing import Any
 
 from .hexes import DIRECTIONS, Hex, around, distance, line_of_sight
 
-_SIGHT_KEPT = 200_000  # answers of ``sees`` kept per battlefield
+# Answers of ``sees`` kept per battlefield: a game asks some hundreds; a table playing
+# all day on one battlefield keeps about a hundred games' worth (a few MB), not all.
+_SIGHT_KEPT = 20_000
 
 
 @dataclass(slots=True)

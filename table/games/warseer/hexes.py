@@ -215,7 +215,7 @@ def line_of_sight(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
         whole = (a, b, blockers)
         seen = _SEEN.get(whole)
         if seen is None:
-            if len(_SEEN) >= _KNOWN_MAX:
+            if len(_SEEN) >= _SEEN_MAX:
                 _SEEN.clear()
             seen = _SEEN[whole] = line_of_sight(a, b, tuple(blockers))
         return seen
@@ -238,7 +238,11 @@ def line_of_sight(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
 
 _KNOWN: dict[tuple[Hex, tuple[tuple[int, int], ...]], bool] = {}  # answers given
 _SEEN: dict[tuple[Hex, Hex, frozenset[Hex]], bool] = {}  # ... by the whole set asked
-_KNOWN_MAX = 200_000
+# How many of each are kept (then forgotten at once): a game adds some 140 proofs and
+# 16 whole sets (each holding its set of blockers); a table playing game after game all
+# day keeps a few MB of them, not all it was ever asked.
+_KNOWN_MAX = 20_000
+_SEEN_MAX = 5_000
 
 
 _ORIGIN = Hex(0, 0)

@@ -98,13 +98,15 @@ class PileTally:
         truth = scene.bases
         covered = [any(math.hypot(o.x - b.x, o.y - b.y) < o.diameter / 2
                        for o in truth[i + 1:]) for i, b in enumerate(truth)]
-        # Each true disk paired with the nearest seen one within a third of its size,
-        # nearest pairs first; each seen disk pairs once.
-        cands = sorted((math.hypot(s.x_mm - b.x, s.y_mm - b.y), i, j)
-                       for i, b in enumerate(truth) for j, s in enumerate(seen))
+        # Each true disk paired with a seen one within a third of its size: one read as
+        # that disk first, then disks whose centres show, then the nearest (a disk
+        # hidden under another at nearly the same place must not take the one on top
+        # of it); each seen disk pairs once.
+        cands = sorted((s.sticker != b.tag, covered[i], math.hypot(s.x_mm - b.x, s.y_mm - b.y),
+                        i, j) for i, b in enumerate(truth) for j, s in enumerate(seen))
         match: dict[int, int] = {}
         used: set[int] = set()
-        for dist, i, j in cands:
+        for _, _, dist, i, j in cands:
             if i in match or j in used or dist > truth[i].diameter / 3:
                 continue
             match[i] = j

@@ -67,3 +67,20 @@ def test_the_piles_bench_refuses_a_game_of_places_in_one_line() -> None:
     assert len(r.stderr.strip().splitlines()) == 1
     r = run("bench", "vision", "--game", "nosuch")
     assert r.returncode == 2 and "nosuch" in r.stderr
+
+
+def test_a_disk_hidden_under_another_in_its_place_does_not_take_its_reading() -> None:
+    """Three small disks piled at nearly one place: the bottom one, hidden, lies a
+    millimetre nearer the disk seen on top than the top one does (the middle one's centre
+    is covered too). The top one is paired with what was read as it, and the order the
+    camera saw is told, not called wrong."""
+    layout = game_layout("diskwars")
+    bottom = Base(440.0, 334.0, "p1", 5, 45.0)
+    middle = Base(443.0, 343.0, "p2", 31, 45.0)
+    top = Base(440.0, 335.5, "p1", 10, 45.0)
+    t = PileTally()
+    t.add(Scene(layout, [bottom, middle, top]),
+          [seen(bottom, 10, 1), seen(middle, None, 0)])
+    r = t.report()
+    assert r["disks_centre_covered"] == 2 and r["identity_told"] == 1.0
+    assert r["on_top"] == {"told": 1, "undecided": 0, "wrong": 0}

@@ -246,7 +246,6 @@ def centres(gray: np.ndarray, illum: np.ndarray, mask: np.ndarray, r_min: float,
     a disk of proportionate size lying wholly in the foreground (see the module's
     note)."""
     hole = tags.INNER * sticker_fraction  # the white centre's radius over the disk's
-    h, w = gray.shape
     bright = ((gray >= WHITE * illum) & (mask > 0)).astype(np.uint8)
     n, labels, stats, middles = cv2.connectedComponentsWithStats(bright, connectivity=8)
     ang = np.linspace(0, 2 * np.pi, 24, endpoint=False)
@@ -264,16 +263,23 @@ def centres(gray: np.ndarray, illum: np.ndarray, mask: np.ndarray, r_min: float,
         cx, cy = float(middles[k][0]), float(middles[k][1])
         # Ringed by the sticker's colours (inside its coded annulus), and the whole disk
         # in the foreground.
-        xs = np.clip(np.round(cx + 0.65 * radius * np.cos(ang)), 0, w - 1).astype(int)
-        ys = np.clip(np.round(cy + 0.65 * radius * np.sin(ang)), 0, h - 1).astype(int)
-        if np.mean(gray[ys, xs] < WHITE * illum[ys, xs]) < RINGED:
+        ring = _circle_at(cx, cy, 0.65 * radius, ang, gray.shape)
+        if np.mean(gray[ring] < WHITE * illum[ring]) < RINGED:
             continue
-        xs = np.clip(np.round(cx + 0.9 * radius * np.cos(ang)), 0, w - 1).astype(int)
-        ys = np.clip(np.round(cy + 0.9 * radius * np.sin(ang)), 0, h - 1).astype(int)
-        if not (mask[ys, xs] > 0).all():
+        if not (mask[_circle_at(cx, cy, 0.9 * radius, ang, gray.shape)] > 0).all():
             continue
         out.append(BaseCandidate(cx, cy, radius, radius))
     return out
+
+
+def _circle_at(cx: float, cy: float, r: float, ang: np.ndarray, shape: tuple[int, ...]
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels (rows, columns) at ``ang`` on the circle of ``r`` about ``cx``, ``cy``,
+    kept inside an image of ``shape``."""
+    h, w = shape[:2]
+    xs = np.clip(np.round(cx + r * np.cos(ang)), 0, w - 1).astype(int)
+    ys = np.clip(np.round(cy + r * np.sin(ang)), 0, h - 1).astype(int)
+    return ys, xs
 
 
 def _label_of(labels: np.ndarray, c: BaseCandidate) -> int:

@@ -31,8 +31,9 @@ from .wording import Words
 # back, a camera's fit, nothing a flip (a whole diameter) could be mistaken for.
 SAME_PLACE_MM = 10.0
 PILE_SLACK = 0.25  # of its diameter, for a disk partly under another
-# How far beyond an edge the camera may read a disk put down against it: the centre's
-# error, p99 about 3.3 mm at 720p on rendered piles (``bench vision --game``).
+# How far beyond an edge the camera may read a disk put down against it: about the
+# centre error's p99 on rendered piles (3.3 to 4.7 mm by condition, ``bench vision
+# --game``); more would let a disk flipped off the battlefield pass for one on it.
 EDGE_SLACK_MM = 3.5
 
 
